@@ -1,0 +1,34 @@
+# The two commands of the README. Both install what a fresh Debian 12 machine with the Swift 6
+# toolchain lacks (liblmdb-dev), so they work from a fresh clone.
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test deps build lint format bench
+
+deps:
+	@if ! pkg-config --exists lmdb 2>/dev/null; then \
+		echo "installing liblmdb-dev (LMDB headers and pkg-config file)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblmdb-dev; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+# The main job: the watcher on the example config, events on stdout. Pass ARGS=... to change it.
+run: build
+	$(SWIFT) run watcher run --config examples/watcher.json $(ARGS)
+
+# Everything CI checks: formatting, no banned imports, and the whole test suite.
+test: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Providers Tests Benchmarks
+	@! grep -rn "import FoundationNetworking" Sources Providers Tests || (echo "FoundationNetworking is banned: use AsyncHTTPClient" && false)
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Providers Tests Benchmarks
+
+bench: deps
+	$(SWIFT) run -c release watcher-bench

@@ -1,0 +1,198 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "watcher",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "watcher", targets: ["watcher"]),
+        .library(name: "WatcherCore", targets: ["WatcherCore"]),
+        .library(name: "WatcherStorage", targets: ["WatcherStorage"]),
+        .library(name: "WatcherSinks", targets: ["WatcherSinks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(
+            name: "WatcherCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WatcherStorage",
+            dependencies: [
+                "CLMDB",
+                "WatcherCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WatcherHTTP",
+            dependencies: [
+                "WatcherCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WatcherSinks",
+            dependencies: [
+                "WatcherCore",
+                "WatcherStorage",
+                "WatcherHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WatcherSimnet",
+            dependencies: [
+                "WatcherCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BlockbookProvider",
+            dependencies: ["WatcherCore", "WatcherHTTP"],
+            path: "Providers/Blockbook",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RawAddrProvider",
+            dependencies: ["WatcherCore", "WatcherHTTP"],
+            path: "Providers/RawAddr",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CoinDeskProvider",
+            dependencies: ["WatcherCore", "WatcherHTTP"],
+            path: "Providers/CoinDesk",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "JSONPriceProvider",
+            dependencies: ["WatcherCore", "WatcherHTTP"],
+            path: "Providers/JSONPrice",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WatcherTesting",
+            dependencies: [
+                "WatcherCore",
+                "WatcherHTTP",
+                "WatcherSimnet",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WatcherApp",
+            dependencies: [
+                "WatcherCore",
+                "WatcherStorage",
+                "WatcherHTTP",
+                "WatcherSinks",
+                "WatcherSimnet",
+                "BlockbookProvider",
+                "RawAddrProvider",
+                "CoinDeskProvider",
+                "JSONPriceProvider",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "watcher",
+            dependencies: ["WatcherApp"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "watcher-bench",
+            dependencies: ["WatcherStorage", "CLMDB"],
+            path: "Benchmarks/StorageBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "watcher-test-helper",
+            dependencies: ["WatcherStorage"],
+            path: "Tests/Helpers/TestHelper",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WatcherCoreTests",
+            dependencies: ["WatcherCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WatcherStorageTests",
+            dependencies: ["WatcherStorage", "CLMDB", "watcher-test-helper"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WatcherSimnetTests",
+            dependencies: [
+                "WatcherSimnet",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderTests",
+            dependencies: [
+                "BlockbookProvider",
+                "RawAddrProvider",
+                "CoinDeskProvider",
+                "JSONPriceProvider",
+                "WatcherTesting",
+                "WatcherSimnet",
+                "WatcherHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WatcherAppTests",
+            dependencies: ["WatcherApp", "WatcherCore", "WatcherStorage", "watcher"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,38 @@
+/// A provider's request budget: `requests` per `per`, with a bucket of `burst` tokens and at most
+/// `concurrency` requests in flight. Written in config as
+/// `{"requests": 20, "per": "1m", "burst": 20, "concurrency": 4}`.
+public struct RateLimit: Sendable, Equatable, Hashable {
+    /// Requests allowed per period; 0 means unlimited.
+    public var requests: Int
+    /// The period.
+    public var per: Duration
+    /// The bucket size: how many requests may go at once after a quiet spell.
+    public var burst: Int
+    /// Requests in flight at once.
+    public var concurrency: Int
+
+    /// Creates a rate limit.
+    public init(requests: Int, per: Duration, burst: Int? = nil, concurrency: Int = 4) {
+        self.requests = requests
+        self.per = per
+        self.burst = burst ?? max(1, requests)
+        self.concurrency = concurrency
+    }
+
+    /// Requests per hour this limit allows, the unit of the budget plan.
+    public var requestsPerHour: Double {
+        requests == 0 ? .infinity : Double(requests) * 3600 / per.seconds
+    }
+
+    /// The compact text form used on command lines: `20/1m`.
+    public var shortText: String { "\(requests)/\(per.configText)" }
+
+    /// Parses the compact form `20/1m` (burst defaults to the request count).
+    public init?(shortText text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let requests = Int(parts[0]), requests >= 0,
+            let per = Duration(configText: String(parts[1])), per > .zero
+        else { return nil }
+        self.init(requests: requests, per: per)
+    }
+}

@@ -1,0 +1,78 @@
+/// The role a plugin plays, as `Plugins.json` names it.
+public enum PluginRole: String, Sendable, Hashable, CaseIterable {
+    /// A ``ChainProvider``.
+    case chain
+    /// A ``PriceProvider``.
+    case price
+    /// A ``Sink``.
+    case sink
+}
+
+/// What the catalog says about a plugin besides its options.
+public struct PluginDescriptor: Sendable, Hashable {
+    /// The config `type`.
+    public var type: String
+    /// Its main role.
+    public var role: PluginRole
+    /// One line for `watcher plugins`.
+    public var summary: String
+    /// Capability names, e.g. `tip`, `address`, `addressBatch`, `prices`, `signing`.
+    public var capabilities: [String]
+    /// The default request budget for providers; `nil` for sinks.
+    public var defaultRateLimit: RateLimit?
+
+    /// Creates a descriptor.
+    public init(type: String, role: PluginRole, summary: String, capabilities: [String], defaultRateLimit: RateLimit?) {
+        self.type = type
+        self.role = role
+        self.summary = summary
+        self.capabilities = capabilities
+        self.defaultRateLimit = defaultRateLimit
+    }
+}
+
+/// A plugin's typed options, read with an ``ObjectReader`` that records every problem and the option schema.
+public protocol PluginOptions: Sendable {
+    /// Reads the options. Record problems in `reader.context`; never throw or crash. Read every key
+    /// unconditionally so the schema is complete; do not call `finish()` (the registry does).
+    init(from reader: ObjectReader)
+
+    /// A rate limit that depends on the options (e.g. a feed preset); `nil` uses the descriptor's default.
+    var defaultRateLimit: RateLimit? { get }
+}
+
+extension PluginOptions {
+    public var defaultRateLimit: RateLimit? { nil }
+}
+
+/// A provider plugin: one config `type` that builds a chain provider, a price provider, or both.
+public protocol ProviderPlugin: SendableMetatype {
+    /// Its options.
+    associatedtype Options: PluginOptions
+    /// What the catalog says.
+    static var descriptor: PluginDescriptor { get }
+    /// Builds the chain provider, or `nil` when the plugin has none.
+    static func makeChainProvider(id: String, options: Options, context: PluginContext) throws -> (any ChainProvider)?
+    /// Builds the price provider, or `nil` when the plugin has none.
+    static func makePriceProvider(id: String, options: Options, context: PluginContext) throws -> (any PriceProvider)?
+}
+
+extension ProviderPlugin {
+    public static func makeChainProvider(id: String, options: Options, context: PluginContext) throws
+        -> (any ChainProvider)?
+    { nil }
+
+    public static func makePriceProvider(id: String, options: Options, context: PluginContext) throws
+        -> (any PriceProvider)?
+    { nil }
+}
+
+/// A sink plugin: one config `type` that builds a ``Sink``.
+public protocol SinkPlugin: SendableMetatype {
+    /// Its options.
+    associatedtype Options: PluginOptions
+    /// What the catalog says.
+    static var descriptor: PluginDescriptor { get }
+    /// Builds the sink.
+    static func make(id: String, options: Options, context: PluginContext) throws -> any Sink
+}

@@ -1,0 +1,112 @@
+/// What a chain provider can do; the engine plans requests by it.
+public struct ChainCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Tip height and hash.
+    public static let tip = ChainCapabilities(rawValue: 1 << 0)
+    /// Block headers by height or hash.
+    public static let block = ChainCapabilities(rawValue: 1 << 1)
+    /// A block's transactions, by page.
+    public static let blockTransactions = ChainCapabilities(rawValue: 1 << 2)
+    /// Address summaries.
+    public static let address = ChainCapabilities(rawValue: 1 << 3)
+    /// An address's transactions.
+    public static let addressTransactions = ChainCapabilities(rawValue: 1 << 4)
+    /// One transaction.
+    public static let transaction = ChainCapabilities(rawValue: 1 << 5)
+    /// Many address summaries in one request.
+    public static let addressBatch = ChainCapabilities(rawValue: 1 << 6)
+    /// A sync-state probe.
+    public static let status = ChainCapabilities(rawValue: 1 << 7)
+
+    /// Names as used in `Plugins.json`.
+    public static let names: [(String, ChainCapabilities)] = [
+        ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
+        ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
+        ("status", .status),
+    ]
+
+    /// The capability names this set holds.
+    public var names: [String] { Self.names.filter { contains($0.1) }.map(\.0) }
+}
+
+/// A source of chain data: Blockbook, a blockchain.info-style API, or your own.
+///
+/// Amounts are exact satoshi integers. Confirmations are computed from the tip by the caller, never taken from
+/// the provider. Methods the provider cannot serve throw ``ProviderError/unsupported(provider:operation:)``,
+/// which the default implementations do. Every adapter must pass the contract kit in `WatcherTesting`.
+///
+/// ## Example
+/// ```swift
+/// let tip = try await provider.tip()
+/// let summary = try await provider.address("bc1q...")
+/// ```
+public protocol ChainProvider: Sendable {
+    /// The config id, e.g. `bb`.
+    var id: String { get }
+    /// What it can do.
+    var capabilities: ChainCapabilities { get }
+    /// Whether it is in sync and usable.
+    func health() async throws -> ProviderHealth
+    /// The best block.
+    func tip() async throws -> BlockRef
+    /// One block header.
+    func block(_ id: BlockID) async throws -> BlockHeader
+    /// One page (1-based) of a block's transactions.
+    func blockTransactions(_ id: BlockID, page: Int) async throws -> BlockTxPage
+    /// One address's summary.
+    func address(_ address: String) async throws -> AddressSummary
+    /// Summaries of many addresses, in any order.
+    func addresses(_ addresses: [String]) async throws -> [AddressSummary]
+    /// An address's transactions, newest first, up to `limit`; stops at `after` (exclusive) when given.
+    func addressTransactions(_ address: String, limit: Int, after txid: String?) async throws -> [AddressTx]
+    /// One transaction.
+    func transaction(_ txid: String) async throws -> ChainTransaction
+}
+
+extension ChainProvider {
+    public func health() async throws -> ProviderHealth { ProviderHealth(isHealthy: true) }
+
+    public func block(_ id: BlockID) async throws -> BlockHeader {
+        throw ProviderError.unsupported(provider: self.id, operation: "block")
+    }
+
+    public func blockTransactions(_ id: BlockID, page: Int) async throws -> BlockTxPage {
+        throw ProviderError.unsupported(provider: self.id, operation: "blockTransactions")
+    }
+
+    public func address(_ address: String) async throws -> AddressSummary {
+        throw ProviderError.unsupported(provider: id, operation: "address")
+    }
+
+    /// Without a batch endpoint, asks one address at a time.
+    public func addresses(_ addresses: [String]) async throws -> [AddressSummary] {
+        var result: [AddressSummary] = []
+        for address in addresses { result.append(try await self.address(address)) }
+        return result
+    }
+
+    public func addressTransactions(_ address: String, limit: Int, after txid: String?) async throws -> [AddressTx] {
+        throw ProviderError.unsupported(provider: id, operation: "addressTransactions")
+    }
+
+    public func transaction(_ txid: String) async throws -> ChainTransaction {
+        throw ProviderError.unsupported(provider: id, operation: "transaction")
+    }
+}
+
+/// A source of BTC prices in fiat currencies.
+///
+/// ## Example
+/// ```swift
+/// let quotes = try await feed.quotes(for: ["USD", "EUR"])
+/// ```
+public protocol PriceProvider: Sendable {
+    /// The config id.
+    var id: String { get }
+    /// Currencies it can quote, upper case.
+    var currencies: [String] { get }
+    /// Quotes for the requested currencies (those it has; missing ones are left out).
+    func quotes(for currencies: [String]) async throws -> [PriceQuote]
+}

@@ -1,0 +1,153 @@
+import CLMDB
+import Foundation
+import Logging
+
+/// An open LMDB environment: one data directory holding `data.mdb` and `lock.mdb`.
+///
+/// Open it once per process (LMDB forbids opening the same environment twice in one process) and share it.
+/// Reads run on the caller's thread in short synchronous closures (the environment uses `MDB_NOTLS`).
+/// Writes are serialised on one dedicated OS thread by ``StorageWriter``; the synchronous write entry point is
+/// `package` so that nothing else can begin a write transaction on a cooperative-pool thread.
+///
+/// `@unchecked Sendable`: `MDB_env*` may be used from any thread to begin transactions; the map size is only
+/// changed under the exclusive ``ReadWriteGate``, while no transaction of this process is active.
+public final class Environment: @unchecked Sendable {
+    /// The data directory.
+    public let path: String
+    /// The options it was opened with.
+    public let options: EnvironmentOptions
+    let handle: OpaquePointer
+    /// Reader slots of dead processes that the open cleared.
+    public let staleReadersClearedAtOpen: Int
+    let gate = ReadWriteGate()
+    private let closed = LockedFlag()
+
+    /// Opens (and, unless read-only, creates) the environment at `path`.
+    ///
+    /// The directory is created with mode 0700 and the data files with 0600. Stale reader slots left by crashed
+    /// processes are cleared (`mdb_reader_check`).
+    /// - Parameters:
+    ///   - path: the data directory.
+    ///   - options: map size, readers, durability.
+    ///   - logger: where the reader check reports cleared slots.
+    /// - Throws: ``LMDBError`` or ``StorageError``.
+    public init(path: String, options: EnvironmentOptions = .init(), logger: Logger? = nil) throws {
+        self.path = path
+        self.options = options
+        if !options.readOnly {
+            try FileManager.default.createDirectory(
+                atPath: path,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } else if !FileManager.default.fileExists(atPath: path + "/data.mdb") {
+            throw StorageError.missingStore(path: path)
+        }
+        var env: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
+        guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(env, options.maxDatabases), "mdb_env_set_maxdbs")
+            try LMDBError.check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
+            try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
+            var flags = UInt32(MDB_NOTLS)
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if options.durability == .noMetaSync { flags |= UInt32(MDB_NOMETASYNC) }
+            try LMDBError.check(mdb_env_open(env, path, flags, 0o600), "mdb_env_open(\(path))")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.handle = env
+        var dead: Int32 = 0
+        mdb_reader_check(env, &dead)
+        self.staleReadersClearedAtOpen = Int(dead)
+        if dead > 0 {
+            logger?.notice("cleared stale LMDB reader slots", metadata: ["count": "\(dead)", "path": "\(path)"])
+        }
+        try ensureHeadroom()
+    }
+
+    deinit { close() }
+
+    /// The raw `MDB_env*`, for benchmarks that compare the wrapper with direct C calls.
+    package var rawHandle: OpaquePointer { handle }
+
+    /// Closes the environment. Call it after every transaction has ended; later calls do nothing.
+    public func close() {
+        guard closed.setOnce() else { return }
+        gate.exclusive { mdb_env_close(handle) }
+    }
+
+    /// Clears reader slots held by processes that no longer exist.
+    /// - Returns: how many slots were cleared.
+    @discardableResult
+    public func clearStaleReaders() -> Int {
+        var dead: Int32 = 0
+        mdb_reader_check(handle, &dead)
+        return Int(dead)
+    }
+
+    /// The current map size and the bytes in use, from `mdb_env_info` and `mdb_env_stat`.
+    public var usage: (mapSize: Int, usedBytes: Int) {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        mdb_env_info(handle, &info)
+        mdb_env_stat(handle, &stat)
+        return (info.me_mapsize, (info.me_last_pgno + 1) * Int(stat.ms_psize))
+    }
+
+    /// At open the map is at least twice the used size, so a nearly full store has room to grow.
+    private func ensureHeadroom() throws {
+        let (mapSize, used) = usage
+        if !options.readOnly, mapSize < used * 2 {
+            try setMapSize(min(max(used * 2, mapSize), max(options.maxMapSize, used * 2)))
+        }
+    }
+
+    func setMapSize(_ size: Int) throws(LMDBError) {
+        try gate.exclusive { () throws(LMDBError) in
+            try LMDBError.check(mdb_env_set_mapsize(handle, size), "mdb_env_set_mapsize")
+        }
+    }
+
+    /// Doubles the map after `MDB_MAP_FULL`, up to ``EnvironmentOptions/maxMapSize``.
+    func growMap() throws(LMDBError) {
+        let current = usage.mapSize
+        guard current < options.maxMapSize else {
+            throw LMDBError(
+                code: MDB_MAP_FULL,
+                operation: "write",
+                hint: "the store at \(path) reached storage.maxMapSize (\(current) bytes); raise storage.maxMapSize"
+            )
+        }
+        try setMapSize(min(current * 2, options.maxMapSize))
+    }
+
+    /// Adopts a map grown by another process (`MDB_MAP_RESIZED`).
+    func adoptResizedMap() throws(LMDBError) {
+        try setMapSize(0)
+    }
+}
+
+/// A flag that can be set once, from any thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    /// Whether the flag is set.
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    /// Sets the flag; returns `true` only for the first caller.
+    func setOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if value { return false }
+        value = true
+        return true
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import WatcherCore
+
+/// The engine's memory of one watched address: the last summary and the transactions it has reported.
+public struct AddressState: Sendable, Hashable, Codable {
+    /// A transaction known to touch the address.
+    public struct TrackedTx: Sendable, Hashable, Codable {
+        /// The txid.
+        public var txid: String
+        /// The confirming block's height, `nil` while unconfirmed.
+        public var blockHeight: Int?
+        /// The confirming block's hash, `nil` while unconfirmed.
+        public var blockHash: String?
+        /// Net effect on the address, in satoshi.
+        public var deltaSat: Int64
+        /// Confirmation thresholds already announced.
+        public var announced: [Int]
+
+        /// Creates a tracked transaction.
+        public init(txid: String, blockHeight: Int?, blockHash: String?, deltaSat: Int64, announced: [Int] = []) {
+            self.txid = txid
+            self.blockHeight = blockHeight
+            self.blockHash = blockHash
+            self.deltaSat = deltaSat
+            self.announced = announced
+        }
+    }
+
+    /// The chain.
+    public var chain: String
+    /// The address.
+    public var address: String
+    /// The last summary seen, `nil` before the first poll.
+    public var summary: AddressSummary?
+    /// Known transactions by txid.
+    public var txs: [String: TrackedTx]
+    /// When it was last refreshed.
+    public var updatedAt: Date?
+
+    /// Creates an empty state.
+    public init(chain: String, address: String, summary: AddressSummary? = nil, txs: [String: TrackedTx] = [:]) {
+        self.chain = chain
+        self.address = address
+        self.summary = summary
+        self.txs = txs
+    }
+}
+
+/// One entry of the durable event log.
+public struct LoggedEvent: Sendable, Hashable {
+    /// Position in the log; strictly increasing, never reused.
+    public var seq: UInt64
+    /// The event id (derived from the fact the event reports).
+    public var id: String
+    /// The serialized event envelope.
+    public var body: [UInt8]
+
+    /// Creates an entry.
+    public init(seq: UInt64, id: String, body: [UInt8]) {
+        self.seq = seq
+        self.id = id
+        self.body = body
+    }
+}
+
+/// An event a sink gave up on, kept for `watcher deadletters` to show and replay.
+public struct DeadLetter: Sendable, Hashable, Codable {
+    /// The sink id.
+    public var sink: String
+    /// The event's log position.
+    public var seq: UInt64
+    /// The event id.
+    public var eventID: String
+    /// The serialized envelope (kept even after the log is trimmed).
+    public var body: [UInt8]
+    /// Delivery attempts made.
+    public var attempts: Int
+    /// The last failure, for humans.
+    public var lastError: String
+    /// When it was dead-lettered.
+    public var deadAt: Date
+
+    /// Creates a dead letter.
+    public init(
+        sink: String,
+        seq: UInt64,
+        eventID: String,
+        body: [UInt8],
+        attempts: Int,
+        lastError: String,
+        deadAt: Date
+    ) {
+        self.sink = sink
+        self.seq = seq
+        self.eventID = eventID
+        self.body = body
+        self.attempts = attempts
+        self.lastError = lastError
+        self.deadAt = deadAt
+    }
+}
+
+/// The latest price of one currency with its source.
+public typealias PriceRecord = PriceQuote

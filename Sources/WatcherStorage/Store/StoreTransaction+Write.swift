@@ -1,0 +1,98 @@
+import Foundation
+import WatcherCore
+
+extension StoreTransaction where Txn == WriteTransaction {
+    func put<T: Encodable>(_ table: Database, _ key: [UInt8], _ value: T) throws {
+        try txn.put(table, key, Array(try Self.encoder.encode(value)))
+    }
+
+    /// Stores the chain tip.
+    public func setTip(chain: String, _ tip: BlockRef) throws {
+        try put(tables.tips, Keys.text(chain), tip)
+    }
+
+    /// Stores a header and keeps only the newest `keep` headers of the chain.
+    public func putHeader(chain: String, _ header: BlockHeader, keep: Int = 100) throws {
+        try put(tables.headers, Keys.header(chain, header.height), header)
+        let excess = try txn.entries(tables.headers, prefix: Keys.chainPrefix(chain), reverse: true, limit: .max)
+            .dropFirst(keep)
+        for entry in excess { try txn.delete(tables.headers, entry.key) }
+    }
+
+    /// Removes headers at and above `height` (a reorg replaced them).
+    public func removeHeaders(chain: String, from height: Int) throws {
+        try txn.deleteAll(tables.headers, prefix: Keys.chainPrefix(chain), upTo: nil, from: Keys.header(chain, height))
+    }
+
+    /// Adds or replaces a followed account.
+    public func putAccount(_ account: Account) throws {
+        try put(tables.accounts, Keys.text(account.chain, account.address), account)
+    }
+
+    /// Stops following an address and forgets its state.
+    /// - Returns: `false` when it was not followed.
+    @discardableResult
+    public func removeAccount(chain: String, address: String) throws -> Bool {
+        try txn.delete(tables.addresses, Keys.text(chain, address))
+        return try txn.delete(tables.accounts, Keys.text(chain, address))
+    }
+
+    /// Stores the engine's state for an address.
+    public func putAddressState(_ state: AddressState) throws {
+        try put(tables.addresses, Keys.text(state.chain, state.address), state)
+    }
+
+    /// Stores the latest price of its currency.
+    public func putPrice(_ quote: PriceQuote) throws {
+        try put(tables.prices, Keys.text(quote.currency.uppercased()), quote)
+    }
+
+    /// Appends an event unless an event with the same id was appended before.
+    /// - Returns: the new sequence number, or `nil` for a duplicate id.
+    public func appendEvent(id: String, body: [UInt8]) throws -> UInt64? {
+        guard try eventSeq(id: id) == nil else { return nil }
+        let seq = try lastEventSeq() + 1
+        try txn.put(tables.events, seq.bigEndianBytes, EventRecord.join(id: id, body: body), append: true)
+        try txn.put(tables.eventIDs, Keys.text(id), seq.bigEndianBytes)
+        try txn.put(tables.meta, Keys.nextEventSeq, (seq + 1).bigEndianBytes)
+        return seq
+    }
+
+    /// Moves a sink's cursor to `seq` (the last event it delivered or dead-lettered).
+    public func setCursor(sink: String, _ seq: UInt64) throws {
+        try txn.put(tables.cursors, Keys.text(sink), seq.bigEndianBytes)
+    }
+
+    /// Forgets a sink's cursor (the sink was removed from config).
+    public func removeCursor(sink: String) throws {
+        try txn.delete(tables.cursors, Keys.text(sink))
+    }
+
+    /// Records a dead letter.
+    public func putDeadLetter(_ letter: DeadLetter) throws {
+        try put(tables.deadLetters, Keys.deadLetter(letter.sink, letter.seq), letter)
+    }
+
+    /// Removes a dead letter (it was replayed).
+    public func removeDeadLetter(sink: String, seq: UInt64) throws {
+        try txn.delete(tables.deadLetters, Keys.deadLetter(sink, seq))
+    }
+
+    /// Deletes log entries below `seq` with their id index entries. Callers pass the slowest sink's cursor + 1,
+    /// or the first sequence young enough to keep.
+    /// - Returns: how many entries were removed.
+    @discardableResult
+    public func trimEvents(before seq: UInt64) throws -> Int {
+        var doomed: [(key: [UInt8], id: String)] = []
+        try txn.scan(tables.events) { key, value in
+            guard let current = UInt64(bigEndianBytes: key), current < seq else { return false }
+            doomed.append((Array(key), EventRecord.split(value).id))
+            return true
+        }
+        for entry in doomed {
+            try txn.delete(tables.events, entry.key)
+            try txn.delete(tables.eventIDs, Keys.text(entry.id))
+        }
+        return doomed.count
+    }
+}

@@ -1,0 +1,47 @@
+/// The named databases of a watcher store. See `docs/storage.md` for keys and values.
+struct Tables: Sendable {
+    static let names = [
+        "meta", "tips", "headers", "accounts", "addresses", "prices", "events", "event_ids", "cursors",
+        "deadletters",
+    ]
+
+    let meta: Database
+    let tips: Database
+    let headers: Database
+    let accounts: Database
+    let addresses: Database
+    let prices: Database
+    let events: Database
+    let eventIDs: Database
+    let cursors: Database
+    let deadLetters: Database
+
+    init(_ dbs: [String: Database]) {
+        func db(_ name: String) -> Database {
+            guard let db = dbs[name] else { preconditionFailure("table \(name) was not opened") }
+            return db
+        }
+        meta = db("meta")
+        tips = db("tips")
+        headers = db("headers")
+        accounts = db("accounts")
+        addresses = db("addresses")
+        prices = db("prices")
+        events = db("events")
+        eventIDs = db("event_ids")
+        cursors = db("cursors")
+        deadLetters = db("deadletters")
+    }
+}
+
+/// Key layouts. Text parts are UTF-8 and separated by `/`; integers are fixed-width big-endian.
+enum Keys {
+    static func text(_ parts: String...) -> [UInt8] { Array(parts.joined(separator: "/").utf8) }
+    static func chainPrefix(_ chain: String) -> [UInt8] { Array("\(chain)/".utf8) }
+    static func header(_ chain: String, _ height: Int) -> [UInt8] {
+        chainPrefix(chain) + UInt32(clamping: height).bigEndianBytes
+    }
+    static func deadLetter(_ sink: String, _ seq: UInt64) -> [UInt8] { Array("\(sink)/".utf8) + seq.bigEndianBytes }
+    static let schemaVersion = text("schema_version")
+    static let nextEventSeq = text("next_event_seq")
+}
