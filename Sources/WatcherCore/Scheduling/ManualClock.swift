@@ -34,19 +34,21 @@ public final class ManualClock: Clock, @unchecked Sendable {
     }
 }
 
-/// A minimal lock for tiny critical sections.
-final class Mutex: @unchecked Sendable {
+/// A minimal lock for tiny critical sections (Linux has no `os_unfair_lock`; `NSLock.lock()` is unavailable in async code).
+public final class Mutex: @unchecked Sendable {
     // `@unchecked Sendable`: wraps a pthread mutex that is only used through `withLock`.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init() { pthread_mutex_init(mutex, nil) }
+    /// Creates an unlocked mutex.
+    public init() { pthread_mutex_init(mutex, nil) }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` holding the lock.
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -4,7 +4,7 @@ import CLMDB
 public struct Database: Sendable, Hashable {
     /// The name given at open.
     public let name: String
-    let dbi: MDB_dbi
+    @usableFromInline let dbi: MDB_dbi
 
     /// The raw handle, for benchmarks.
     package var rawDBI: MDB_dbi { dbi }

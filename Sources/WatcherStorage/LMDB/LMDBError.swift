@@ -14,6 +14,7 @@ public struct LMDBError: Error, CustomStringConvertible, Equatable, Sendable {
     public let hint: String?
 
     /// Creates an error from a return code.
+    @inlinable
     public init(code: Int32, operation: String, hint: String? = nil) {
         self.code = code
         self.operation = operation
@@ -37,7 +38,7 @@ public struct LMDBError: Error, CustomStringConvertible, Equatable, Sendable {
     public var isMapResized: Bool { code == MDB_MAP_RESIZED }
 
     /// Throws when `code` is not `MDB_SUCCESS`.
-    @inline(__always)
+    @inlinable
     static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {
         if code != 0 { throw LMDBError(code: code, operation: operation()) }
     }

@@ -44,6 +44,7 @@ extension TransactionReading {
     ///   - prefix: stop at the first key without this prefix.
     ///   - reverse: walk from high keys to low.
     ///   - body: receives borrowed key and value bytes; return `false` to stop.
+    @inlinable
     public func scan(
         _ db: Database,
         from start: [UInt8]? = nil,
@@ -51,28 +52,49 @@ extension TransactionReading {
         reverse: Bool = false,
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        let cursor = try Cursor(txn: txn, db: db)
-        defer { cursor.close() }
-        var entry: Cursor.Entry?
+        var cursor: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, db.dbi, &cursor), "mdb_cursor_open(\(db.name))")
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val()
+        var v = MDB_val()
+        var rc = Self.position(cursor, &k, &v, start: start, prefix: prefix, reverse: reverse)
+        let step = reverse ? MDB_PREV : MDB_NEXT
+        while rc == 0 {
+            let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
+            if !prefix.isEmpty, !key.starts(with: prefix) { return }
+            guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
+            rc = mdb_cursor_get(cursor, &k, &v, step)
+        }
+        if rc != MDB_NOTFOUND { try LMDBError.check(rc, "mdb_cursor_get(\(db.name))") }
+    }
+
+    /// Positions a cursor for ``scan(_:from:prefix:reverse:_:)``; returns the `mdb_cursor_get` code.
+    @usableFromInline
+    static func position(
+        _ cursor: OpaquePointer?,
+        _ k: inout MDB_val,
+        _ v: inout MDB_val,
+        start: [UInt8]?,
+        prefix: [UInt8],
+        reverse: Bool
+    ) -> Int32 {
+        func seek(_ bound: [UInt8], _ k: inout MDB_val, _ v: inout MDB_val) -> Int32 {
+            bound.withUnsafeBytes { bytes in
+                k = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+            }
+        }
         if !reverse {
             let position = start ?? prefix
-            entry = try position.isEmpty ? cursor.move(MDB_FIRST) : cursor.seek(atLeast: position)
-        } else if let bound = start ?? Self.successor(of: prefix) {
-            // Position at the last key <= start (or < the prefix's successor).
-            entry = try cursor.seek(atLeast: bound)
-            if let found = entry {
-                if start == nil || !found.key.elementsEqual(bound) { entry = try cursor.move(MDB_PREV) }
-            } else {
-                entry = try cursor.move(MDB_LAST)
-            }
-        } else {
-            entry = try cursor.move(MDB_LAST)
+            return position.isEmpty ? mdb_cursor_get(cursor, &k, &v, MDB_FIRST) : seek(position, &k, &v)
         }
-        while let current = entry {
-            if !prefix.isEmpty, !current.key.starts(with: prefix) { return }
-            guard try body(current.key, current.value) else { return }
-            entry = try cursor.move(reverse ? MDB_PREV : MDB_NEXT)
-        }
+        guard let bound = start ?? successor(of: prefix) else { return mdb_cursor_get(cursor, &k, &v, MDB_LAST) }
+        // Position at the last key <= start (or < the prefix's successor).
+        let rc = seek(bound, &k, &v)
+        if rc == MDB_NOTFOUND { return mdb_cursor_get(cursor, &k, &v, MDB_LAST) }
+        guard rc == 0 else { return rc }
+        let exact = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size).elementsEqual(bound)
+        return start != nil && exact ? rc : mdb_cursor_get(cursor, &k, &v, MDB_PREV)
     }
 
     /// The smallest key greater than every key with `prefix`; `nil` when there is none (empty or all 0xFF).

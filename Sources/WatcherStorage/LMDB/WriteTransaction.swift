@@ -14,6 +14,21 @@ public struct WriteTransaction: TransactionReading {
         }
     }
 
+    /// Stores `value` under a fixed-width big-endian integer key (sequence numbers, heights) without allocating
+    /// the key.
+    /// - Parameter append: the key sorts after every existing key (`MDB_APPEND`).
+    @inlinable
+    public func put<Key: FixedWidthInteger>(_ db: Database, integerKey key: Key, _ value: [UInt8], append: Bool = false)
+        throws
+    {
+        var bigEndian = key.bigEndian
+        try withUnsafeBytes(of: &bigEndian) { keyBytes in
+            try value.withUnsafeBytes { valueBytes in
+                try put(db, key: keyBytes, value: valueBytes, flags: append ? UInt32(MDB_APPEND) : 0)
+            }
+        }
+    }
+
     /// Stores `value` under `key` only if the key is absent.
     /// - Returns: `false` when the key already existed (nothing was written).
     public func insert(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws -> Bool {
@@ -30,6 +45,7 @@ public struct WriteTransaction: TransactionReading {
     }
 
     /// Stores raw bytes without copying them first.
+    @inlinable
     public func put(
         _ db: Database,
         key: UnsafeRawBufferPointer,
@@ -39,10 +55,16 @@ public struct WriteTransaction: TransactionReading {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         let rc = mdb_put(txn, db.dbi, &k, &v, flags)
-        if rc == MDB_BAD_VALSIZE {
-            throw LMDBError(code: rc, operation: "mdb_put(\(db.name))", hint: "keys are limited to 511 bytes")
-        }
-        try LMDBError.check(rc, "mdb_put(\(db.name))")
+        if rc != 0 { throw Self.putError(rc, db) }
+    }
+
+    @usableFromInline
+    static func putError(_ rc: Int32, _ db: Database) -> LMDBError {
+        LMDBError(
+            code: rc,
+            operation: "mdb_put(\(db.name))",
+            hint: rc == MDB_BAD_VALSIZE ? "keys are limited to 511 bytes" : nil
+        )
     }
 
     /// Deletes `key`.

@@ -52,7 +52,7 @@ extension StoreTransaction where Txn == WriteTransaction {
     public func appendEvent(id: String, body: [UInt8]) throws -> UInt64? {
         guard try eventSeq(id: id) == nil else { return nil }
         let seq = try lastEventSeq() + 1
-        try txn.put(tables.events, seq.bigEndianBytes, EventRecord.join(id: id, body: body), append: true)
+        try txn.put(tables.events, integerKey: seq, EventRecord.join(id: id, body: body), append: true)
         try txn.put(tables.eventIDs, Keys.text(id), seq.bigEndianBytes)
         try txn.put(tables.meta, Keys.nextEventSeq, (seq + 1).bigEndianBytes)
         return seq

@@ -1,0 +1,139 @@
+/// The admission state machine of one provider: a priority queue of waiting requests in front of the token
+/// bucket, the concurrency cap and the circuit breaker. Pure: the scheduler actor feeds it the time and acts on
+/// what it returns.
+///
+/// Priority with aging: the most urgent waiting request goes first, but a request that has waited longer than
+/// `agingLimit` goes before younger, more urgent ones, so a backlog of tip checks cannot starve backfill forever.
+public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    /// A waiting request.
+    public struct Ticket: Sendable, Equatable {
+        /// Caller's id.
+        public var id: UInt64
+        /// Its priority.
+        public var priority: RequestPriority
+        /// When it joined the queue.
+        public var enqueued: Instant
+        /// When it stops being worth doing.
+        public var deadline: Instant
+
+        /// Creates a ticket.
+        public init(id: UInt64, priority: RequestPriority, enqueued: Instant, deadline: Instant) {
+            self.id = id
+            self.priority = priority
+            self.enqueued = enqueued
+            self.deadline = deadline
+        }
+    }
+
+    /// What the scheduler should do.
+    public enum Action: Sendable, Equatable {
+        /// Let this request go.
+        case grant(UInt64)
+        /// This request's deadline passed while it waited.
+        case expire(UInt64)
+    }
+
+    /// The request budget.
+    public private(set) var bucket: TokenBucket<Instant>
+    /// The health state.
+    public private(set) var breaker: CircuitBreaker<Instant>
+    /// Requests running now.
+    public private(set) var inFlight = 0
+    /// Requests waiting, in arrival order.
+    public private(set) var queue: [Ticket] = []
+    /// How long a request may wait before it is served ahead of more urgent ones.
+    public let agingLimit: Duration
+
+    /// Creates a lane.
+    public init(limit: RateLimit, breaker: CircuitBreaker<Instant>, agingLimit: Duration = .seconds(30)) {
+        self.bucket = TokenBucket(limit: limit)
+        self.breaker = breaker
+        self.agingLimit = agingLimit
+    }
+
+    /// Queues a request.
+    public mutating func enqueue(_ ticket: Ticket) { queue.append(ticket) }
+
+    /// Removes a request that was cancelled while waiting.
+    public mutating func cancel(_ id: UInt64) { queue.removeAll { $0.id == id } }
+
+    /// Grants what can go at `now`, expires what is too late, and says when to look again.
+    public mutating func poll(now: Instant) -> (actions: [Action], nextWake: Instant?) {
+        var actions: [Action] = []
+        for ticket in queue where ticket.deadline <= now { actions.append(.expire(ticket.id)) }
+        queue.removeAll { $0.deadline <= now }
+        var wake: Instant?
+        while let index = nextIndex(now: now), inFlight < bucket.limit.concurrency {
+            if breaker.isOpen(now: now) {
+                wake = breaker.reopensAt(now: now)
+                break
+            }
+            let ready = bucket.earliest(now: now)
+            guard ready <= now else {
+                wake = ready
+                break
+            }
+            guard breaker.allowRequest(now: now), bucket.acquire(now: now) == .granted else { break }
+            inFlight += 1
+            actions.append(.grant(queue.remove(at: index).id))
+        }
+        if let soonest = queue.map(\.deadline).min() { wake = wake.map { min($0, soonest) } ?? soonest }
+        return (actions, wake)
+    }
+
+    /// The index of the request to serve next.
+    func nextIndex(now: Instant) -> Int? {
+        guard !queue.isEmpty else { return nil }
+        if let aged = queue.indices.filter({ queue[$0].enqueued.advanced(by: agingLimit) <= now }).first {
+            return aged
+        }
+        return queue.indices.min { queue[$0].priority < queue[$1].priority }
+    }
+
+    /// When a new request of any priority could start, ignoring the queue: for failover decisions.
+    public func earliestStart(now: Instant) -> Instant {
+        var at = bucket.earliest(now: now)
+        if let reopen = breaker.reopensAt(now: now), reopen > at { at = reopen }
+        return at
+    }
+
+    /// Records that a granted request finished.
+    /// - Parameters:
+    ///   - outcome: how it ended.
+    ///   - pauseUntil: for `.rateLimited`, when the provider may be asked again (from `Retry-After` or backoff).
+    ///   - now: the time.
+    /// - Returns: a breaker transition to report, if any.
+    public mutating func finish(_ outcome: RequestOutcome, pauseUntil: Instant? = nil, now: Instant)
+        -> CircuitBreaker<Instant>.Transition?
+    {
+        inFlight = max(0, inFlight - 1)
+        switch outcome {
+        case .success:
+            return breaker.recordSuccess()
+        case .failure:
+            return breaker.recordFailure(now: now)
+        case .rateLimited:
+            bucket.pause(until: pauseUntil ?? now)
+            breaker.recordNeutral()
+            return nil
+        case .neutral:
+            breaker.recordNeutral()
+            return nil
+        }
+    }
+
+    /// Pauses the bucket (a 429 whose retry time was computed by the caller).
+    public mutating func pause(until: Instant) { bucket.pause(until: until) }
+}
+
+/// How a granted request ended, as far as provider health is concerned.
+public enum RequestOutcome: Sendable, Equatable {
+    /// The provider answered properly (including "not found").
+    case success
+    /// 5xx, timeout, malformed or wrong-shaped answer, connection failure.
+    case failure
+    /// 429: the bucket pauses; the provider is not unhealthy.
+    case rateLimited
+    /// Cancelled: says nothing about health.
+    case neutral
+}

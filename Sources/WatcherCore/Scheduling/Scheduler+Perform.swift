@@ -1,0 +1,142 @@
+import Logging
+
+extension Scheduler {
+    /// Runs `operation` against the first usable provider of `providers`, within the rate limits.
+    ///
+    /// - A provider is skipped while its breaker is open, while it reports it is out of sync, or when its budget
+    ///   cannot start the request before the deadline, as long as a later provider can. Work returns to the first
+    ///   provider as soon as it is usable again.
+    /// - 429: the provider's bucket pauses until `Retry-After` (or a backoff), and the job tries again.
+    /// - 5xx, timeouts, invalid responses: retried with backoff, up to `maxAttempts`.
+    /// - "Not found" and "bad request" answers are returned at once.
+    /// - Parameters:
+    ///   - providers: provider ids in failover order.
+    ///   - priority: how urgent.
+    ///   - budget: how long the job may take, waiting included.
+    ///   - operation: the request, given the chosen provider id.
+    public func perform<T: Sendable>(
+        on providers: [String],
+        priority: RequestPriority,
+        budget: Duration,
+        _ operation: @Sendable (String) async throws -> T
+    ) async throws -> T {
+        let deadline = clock.now.advanced(by: budget)
+        var failures = 0
+        var lastError: (any Error)?
+        while true {
+            try Task.checkCancellation()
+            guard let provider = choose(providers, deadline: deadline) else {
+                throw lastError ?? ProviderError.rateLimited(provider: providers.first ?? "?", retryAfter: nil)
+            }
+            noteFailover(primary: providers.first ?? provider, using: provider)
+            do {
+                try await acquire(provider, priority: priority, deadline: deadline)
+            } catch is DeadlineExceeded {
+                throw lastError ?? ProviderError.rateLimited(provider: provider, retryAfter: nil)
+            }
+            do {
+                let result = try await operation(provider)
+                finish(provider, .success)
+                return result
+            } catch let error as ProviderError {
+                lastError = error
+                switch error {
+                case .rateLimited(_, let retryAfter):
+                    let wait = retryAfter ?? policy.backoff.delay(attempt: failures, using: &random)
+                    finish(provider, .rateLimited, pauseUntil: clock.now.advanced(by: wait))
+                case .notFound, .badRequest, .unsupported:
+                    finish(provider, .success)
+                    throw error
+                case .unavailable, .invalidResponse, .timeout, .transport:
+                    finish(provider, .failure)
+                    failures += 1
+                    guard failures < policy.maxAttempts else { throw error }
+                    let wait = policy.backoff.delay(attempt: failures - 1, using: &random)
+                    guard clock.now.advanced(by: wait) < deadline else { throw error }
+                    try await clock.sleep(for: wait)
+                }
+            } catch {
+                finish(provider, .neutral)
+                throw error
+            }
+        }
+    }
+
+    /// The first provider that can serve before `deadline`, preferring list order.
+    func choose(_ providers: [String], deadline: C.Instant) -> String? {
+        let now = clock.now
+        var fallback: String?
+        for id in providers {
+            guard let lane = lanes[id] else { continue }
+            let usable = unhealthy[id] == nil && !lane.breaker.isOpen(now: now)
+            if usable, lane.earliestStart(now: now) <= deadline { return id }
+            if fallback == nil, lane.earliestStart(now: now) <= deadline { fallback = id }
+        }
+        // Every provider is out of sync or open-circuited: still try the first one that has budget (a half-open
+        // probe, or an out-of-sync instance is better than nothing).
+        return fallback
+    }
+
+    /// Logs once when a job list moves off its first provider, and once when it comes back.
+    func noteFailover(primary: String, using provider: String) {
+        let previous = failoverTarget[primary]
+        if provider == primary {
+            guard previous != nil else { return }
+            failoverTarget[primary] = nil
+            logger.notice("traffic back on primary provider", metadata: ["provider": "\(primary)"])
+        } else if previous != provider {
+            failoverTarget[primary] = provider
+            logger.warning("failing over", metadata: ["from": "\(primary)", "to": "\(provider)"])
+        }
+    }
+
+    /// Waits for a slot on `provider`.
+    func acquire(_ provider: String, priority: RequestPriority, deadline: C.Instant) async throws {
+        guard lanes[provider] != nil else {
+            throw ProviderError.unsupported(provider: provider, operation: "scheduling")
+        }
+        nextTicket += 1
+        let id = nextTicket
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if cancelledEarly.remove(id) != nil {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                waiters[id] = continuation
+                ticketLane[id] = provider
+                lanes[provider]?.enqueue(.init(id: id, priority: priority, enqueued: clock.now, deadline: deadline))
+                _ = pump(provider)
+                poke.yield()
+            }
+        } onCancel: {
+            // The handler cannot await; hop onto the actor to dequeue the ticket.
+            Task { await self.cancelTicket(id) }
+        }
+    }
+
+    func cancelTicket(_ id: UInt64) {
+        guard let provider = ticketLane.removeValue(forKey: id) else {
+            if waiters[id] == nil, id == nextTicket { cancelledEarly.insert(id) }
+            return
+        }
+        lanes[provider]?.cancel(id)
+        waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
+    }
+
+    func finish(_ provider: String, _ outcome: RequestOutcome, pauseUntil: C.Instant? = nil) {
+        guard var lane = lanes[provider] else { return }
+        let transition = lane.finish(outcome, pauseUntil: pauseUntil, now: clock.now)
+        lanes[provider] = lane
+        switch transition {
+        case .degraded(let failures)?:
+            report(ProviderTransition(provider: provider, kind: .degraded, reason: "\(failures) consecutive failures"))
+        case .recovered?:
+            report(ProviderTransition(provider: provider, kind: .recovered, reason: "answering again"))
+        case nil:
+            break
+        }
+        _ = pump(provider)
+        poke.yield()
+    }
+}

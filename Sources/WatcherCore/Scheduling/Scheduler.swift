@@ -1,0 +1,151 @@
+import Logging
+import ServiceLifecycle
+
+/// Every provider request goes through the scheduler: a per-provider token bucket and concurrency cap with a
+/// priority queue in front, `Retry-After` pauses, retries with backoff, a circuit breaker per provider, and
+/// failover along a watch's provider list. Generic over the clock so tests run on a ``ManualClock``.
+///
+/// ```swift
+/// let tip = try await scheduler.perform(on: ["bb", "bci"], priority: .tip, budget: .seconds(30)) { id in
+///     try await providers[id]!.tip()
+/// }
+/// ```
+/// Timed wake-ups need ``run()`` to be running (it is a `Service` in `watcher run`).
+public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
+    let clock: C
+    let policy: SchedulerPolicy
+    let logger: Logger
+    let onTransition: @Sendable (ProviderTransition) -> Void
+    var lanes: [String: ProviderLane<C.Instant>] = [:]
+    var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+    var ticketLane: [UInt64: String] = [:]
+    var nextTicket: UInt64 = 0
+    /// Tickets whose task was cancelled before they were queued.
+    var cancelledEarly: Set<UInt64> = []
+    var unhealthy: [String: String] = [:]
+    var failoverTarget: [String: String] = [:]
+    var random: SplitMixRandom
+    let pokes: AsyncStream<Void>
+    let poke: AsyncStream<Void>.Continuation
+
+    /// Creates a scheduler.
+    /// - Parameters:
+    ///   - limits: each provider id's rate limit.
+    ///   - policy: retries, breaker and fairness.
+    ///   - clock: the time source.
+    ///   - seed: seeds the backoff jitter.
+    ///   - logger: state changes are logged once each.
+    ///   - onTransition: receives `degraded` / `recovered` changes.
+    public init(
+        limits: [String: RateLimit],
+        policy: SchedulerPolicy = .init(),
+        clock: C,
+        seed: UInt64 = 0x5EED,
+        logger: Logger = Logger(label: "watcher.scheduler"),
+        onTransition: @escaping @Sendable (ProviderTransition) -> Void = { _ in }
+    ) {
+        self.clock = clock
+        self.policy = policy
+        self.logger = logger
+        self.onTransition = onTransition
+        self.random = SplitMixRandom(seed: seed)
+        for (id, limit) in limits {
+            lanes[id] = ProviderLane(
+                limit: limit,
+                breaker: CircuitBreaker(threshold: policy.breakerThreshold, coolDown: policy.breakerCoolDown),
+                agingLimit: policy.agingLimit
+            )
+        }
+        (pokes, poke) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Drives timed wake-ups (tokens refilling, pauses and cool-downs ending, deadlines) until cancelled.
+    public func run() async throws {
+        while !Task.isCancelled {
+            let wake = pumpAll()
+            let clock = self.clock
+            let pokes = self.pokes
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var iterator = pokes.makeAsyncIterator()
+                    _ = await iterator.next()
+                }
+                if let wake {
+                    group.addTask { try? await clock.sleep(until: wake, tolerance: nil) }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        for (_, waiter) in waiters { waiter.resume(throwing: CancellationError()) }
+        waiters.removeAll()
+    }
+
+    /// Marks a provider in or out of sync (from its status probe). Out-of-sync providers are skipped while the
+    /// list has another. Logged and reported once per change.
+    public func setHealth(_ provider: String, healthy: Bool, reason: String? = nil) {
+        if healthy {
+            guard unhealthy.removeValue(forKey: provider) != nil else { return }
+            report(ProviderTransition(provider: provider, kind: .recovered, reason: "in sync again"))
+        } else {
+            guard unhealthy[provider] == nil else { return }
+            let why = reason ?? "not in sync"
+            unhealthy[provider] = why
+            report(ProviderTransition(provider: provider, kind: .degraded, reason: why))
+        }
+    }
+
+    /// Tokens available now per provider, for metrics and the status server.
+    public func availableTokens() -> [String: Int] {
+        let now = clock.now
+        return lanes.mapValues { $0.bucket.available(now: now) }
+    }
+
+    func report(_ transition: ProviderTransition) {
+        switch transition.kind {
+        case .degraded:
+            logger.warning(
+                "provider degraded",
+                metadata: ["provider": "\(transition.provider)", "reason": "\(transition.reason)"]
+            )
+        case .recovered:
+            logger.notice(
+                "provider recovered",
+                metadata: ["provider": "\(transition.provider)", "reason": "\(transition.reason)"]
+            )
+        }
+        onTransition(transition)
+    }
+
+    /// Polls every lane, resumes granted and expired waiters, and returns the soonest wake-up.
+    @discardableResult
+    func pumpAll() -> C.Instant? {
+        var soonest: C.Instant?
+        for id in lanes.keys {
+            if let wake = pump(id) { soonest = soonest.map { min($0, wake) } ?? wake }
+        }
+        return soonest
+    }
+
+    func pump(_ id: String) -> C.Instant? {
+        guard var lane = lanes[id] else { return nil }
+        let (actions, wake) = lane.poll(now: clock.now)
+        lanes[id] = lane
+        for action in actions {
+            switch action {
+            case .grant(let ticket):
+                ticketLane[ticket] = nil
+                waiters.removeValue(forKey: ticket)?.resume()
+            case .expire(let ticket):
+                ticketLane[ticket] = nil
+                waiters.removeValue(forKey: ticket)?.resume(throwing: DeadlineExceeded(provider: id))
+            }
+        }
+        return wake
+    }
+}
+
+/// A request waited past its deadline for a slot.
+struct DeadlineExceeded: Error {
+    let provider: String
+}

@@ -1,0 +1,165 @@
+import Logging
+import Testing
+import WatcherCore
+
+/// The scheduler actor on a manual clock: timed wake-ups advance simulated time instantly.
+struct SchedulerTests {
+    /// Collects log messages, to check that state changes are logged once.
+    final class LogRecorder: @unchecked Sendable {
+        // `@unchecked Sendable`: guarded by `lock`.
+        private let lock = Mutex()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var messages: [String] { lock.withLock { lines } }
+    }
+
+    struct RecordingHandler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let extra = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            recorder.append(([event.message.description] + extra).joined(separator: " "))
+        }
+    }
+
+    /// Runs `body` with a scheduler whose run loop is going.
+    func withScheduler(
+        _ limits: [String: RateLimit],
+        policy: SchedulerPolicy = .init(),
+        recorder: LogRecorder = LogRecorder(),
+        _ body: @Sendable (Scheduler<ManualClock>, ManualClock) async throws -> Void
+    ) async throws {
+        let clock = ManualClock()
+        let logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
+        let scheduler = Scheduler(limits: limits, policy: policy, clock: clock, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await scheduler.run() }
+            try await body(scheduler, clock)
+            group.cancelAll()
+        }
+    }
+
+    @Test func retryAfterPausesTheProvider() async throws {
+        let times = Mutex()
+        nonisolated(unsafe) var calls: [ManualClock.Instant] = []
+        try await withScheduler(["bb": RateLimit(requests: 100, per: .seconds(1), burst: 100)]) { scheduler, clock in
+            let value = try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(60)) { _ in
+                let now = clock.now
+                let first = times.withLock { () -> Bool in
+                    calls.append(now)
+                    return calls.count == 1
+                }
+                if first { throw ProviderError.rateLimited(provider: "bb", retryAfter: .seconds(7)) }
+                return 42
+            }
+            #expect(value == 42)
+        }
+        let recorded = times.withLock { calls }
+        #expect(recorded.count == 2)
+        #expect(recorded[0].duration(to: recorded[1]) >= .seconds(7))
+    }
+
+    @Test func failsOverOnceAndReturnsToThePrimary() async throws {
+        let recorder = LogRecorder()
+        let policy = SchedulerPolicy(maxAttempts: 10, breakerThreshold: 3, breakerCoolDown: .seconds(30))
+        let limits = [
+            "primary": RateLimit(requests: 100, per: .seconds(1)),
+            "secondary": RateLimit(requests: 100, per: .seconds(1)),
+        ]
+        let primaryDown = Mutex()
+        nonisolated(unsafe) var down = true
+        try await withScheduler(limits, policy: policy, recorder: recorder) { scheduler, clock in
+            var served: [String] = []
+            for _ in 0..<20 {
+                let who = try await scheduler.perform(
+                    on: ["primary", "secondary"],
+                    priority: .refresh,
+                    budget: .seconds(120)
+                ) { id in
+                    if id == "primary", primaryDown.withLock({ down }) {
+                        throw ProviderError.unavailable(provider: id, status: 503, detail: nil)
+                    }
+                    return id
+                }
+                served.append(who)
+            }
+            #expect(served.allSatisfy { $0 == "secondary" })
+            primaryDown.withLock { down = false }
+            clock.advance(by: .seconds(31))
+            let back = try await scheduler.perform(
+                on: ["primary", "secondary"],
+                priority: .refresh,
+                budget: .seconds(60)
+            ) { id in id }
+            #expect(back == "primary")
+        }
+        let messages = recorder.messages
+        #expect(messages.filter { $0.hasPrefix("failing over") }.count == 1, "\(messages)")
+        #expect(messages.filter { $0.hasPrefix("provider degraded") }.count == 1)
+        #expect(messages.filter { $0.hasPrefix("provider recovered") }.count == 1)
+        #expect(messages.filter { $0.hasPrefix("traffic back on primary") }.count == 1)
+    }
+
+    @Test func givesUpAfterMaxAttempts() async throws {
+        let counter = Mutex()
+        nonisolated(unsafe) var attempts = 0
+        try await withScheduler(["bb": RateLimit(requests: 100, per: .seconds(1))], policy: .init(maxAttempts: 3)) {
+            scheduler,
+            _ in
+            await #expect(throws: ProviderError.timeout(provider: "bb", after: .seconds(1))) {
+                try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(600)) { id -> Int in
+                    counter.withLock { attempts += 1 }
+                    throw ProviderError.timeout(provider: id, after: .seconds(1))
+                }
+            }
+        }
+        #expect(counter.withLock { attempts } == 3)
+    }
+
+    @Test func notFoundIsNotRetried() async throws {
+        let counter = Mutex()
+        nonisolated(unsafe) var attempts = 0
+        try await withScheduler(["bb": RateLimit(requests: 100, per: .seconds(1))]) { scheduler, _ in
+            await #expect(throws: ProviderError.self) {
+                try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(60)) { id -> Int in
+                    counter.withLock { attempts += 1 }
+                    throw ProviderError.notFound(provider: id, what: "tx")
+                }
+            }
+        }
+        #expect(counter.withLock { attempts } == 1)
+    }
+
+    @Test func budgetIsUsedFullyWithoutOverrun() async throws {
+        // 10 requests per 5 s, burst 10; 60 jobs queued at once: grants never exceed the bucket's allowance.
+        let stamps = Mutex()
+        nonisolated(unsafe) var grants: [ManualClock.Instant] = []
+        try await withScheduler(["bb": RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)]) {
+            scheduler,
+            clock in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<60 {
+                    group.addTask {
+                        _ = try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(3600)) { _ in
+                            stamps.withLock { grants.append(clock.now) }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let times = stamps.withLock { grants }.sorted()
+        #expect(times.count == 60)
+        // Never ahead of the bucket: grant k (0-based) comes no earlier than (k - 9) × 0.5 s.
+        for (k, time) in times.enumerated() where k >= 10 {
+            #expect(times[0].duration(to: time) >= .milliseconds(500) * (k - 9))
+        }
+        // 60 requests: 10 at once, then 2/s: the last at 25 s.
+        #expect(times[0].duration(to: times[59]) == .seconds(25))
+    }
+}
