@@ -12,17 +12,17 @@ struct StoreTests {
         let store = try Store(path: dir.path)
         let seqs = try await store.write { txn throws in
             [
-                try txn.appendEvent(id: "evt_a", body: Array("A".utf8)),
-                try txn.appendEvent(id: "evt_b", body: Array("B".utf8)),
-                try txn.appendEvent(id: "evt_a", body: Array("A again".utf8)),
+                try txn.appendEvent(id: "evt_a", type: "block.new", body: Array("A".utf8)),
+                try txn.appendEvent(id: "evt_b", type: "price.updated", body: Array("B".utf8)),
+                try txn.appendEvent(id: "evt_a", type: "block.new", body: Array("A again".utf8)),
             ]
         }
         #expect(seqs == [1, 2, nil])
         let events = try store.read { try $0.events(from: 0) }
         #expect(
             events == [
-                LoggedEvent(seq: 1, id: "evt_a", body: Array("A".utf8)),
-                LoggedEvent(seq: 2, id: "evt_b", body: Array("B".utf8)),
+                LoggedEvent(seq: 1, id: "evt_a", type: "block.new", body: Array("A".utf8)),
+                LoggedEvent(seq: 2, id: "evt_b", type: "price.updated", body: Array("B".utf8)),
             ]
         )
         let removed = try await store.write { try $0.trimEvents(before: 2) }
@@ -31,7 +31,7 @@ struct StoreTests {
         // Sequence numbers are never reused after a trim.
         let next = try await store.write { txn throws in
             _ = try txn.trimEvents(before: 3)
-            return try txn.appendEvent(id: "evt_c", body: [])
+            return try txn.appendEvent(id: "evt_c", type: "x.y", body: [])
         }
         #expect(next == 3)
         await store.close()

@@ -52,13 +52,16 @@ public struct LoggedEvent: Sendable, Hashable {
     public var seq: UInt64
     /// The event id (derived from the fact the event reports).
     public var id: String
+    /// The event type, e.g. `block.new`.
+    public var type: String
     /// The serialized event envelope.
     public var body: [UInt8]
 
     /// Creates an entry.
-    public init(seq: UInt64, id: String, body: [UInt8]) {
+    public init(seq: UInt64, id: String, type: String, body: [UInt8]) {
         self.seq = seq
         self.id = id
+        self.type = type
         self.body = body
     }
 }

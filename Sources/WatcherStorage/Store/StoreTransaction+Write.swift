@@ -49,10 +49,10 @@ extension StoreTransaction where Txn == WriteTransaction {
 
     /// Appends an event unless an event with the same id was appended before.
     /// - Returns: the new sequence number, or `nil` for a duplicate id.
-    public func appendEvent(id: String, body: [UInt8]) throws -> UInt64? {
+    public func appendEvent(id: String, type: String, body: [UInt8]) throws -> UInt64? {
         guard try eventSeq(id: id) == nil else { return nil }
         let seq = try lastEventSeq() + 1
-        try txn.put(tables.events, integerKey: seq, EventRecord.join(id: id, body: body), append: true)
+        try txn.put(tables.events, integerKey: seq, EventRecord.join(id: id, type: type, body: body), append: true)
         try txn.put(tables.eventIDs, Keys.text(id), seq.bigEndianBytes)
         try txn.put(tables.meta, Keys.nextEventSeq, (seq + 1).bigEndianBytes)
         return seq

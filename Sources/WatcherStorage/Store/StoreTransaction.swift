@@ -103,8 +103,8 @@ public struct StoreTransaction<Txn: TransactionReading> {
         guard limit > 0 else { return result }
         try txn.scan(tables.events, from: seq.bigEndianBytes) { key, value in
             guard let seq = UInt64(bigEndianBytes: key) else { return true }
-            let (id, body) = EventRecord.split(value)
-            result.append(LoggedEvent(seq: seq, id: id, body: body))
+            let (id, type, body) = EventRecord.split(value)
+            result.append(LoggedEvent(seq: seq, id: id, type: type, body: body))
             return result.count < limit
         }
         return result
