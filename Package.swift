@@ -77,6 +77,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WatcherEngine",
+            dependencies: [
+                "WatcherCore",
+                "WatcherStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WatcherSimnet",
             dependencies: [
                 "WatcherCore",
@@ -127,6 +138,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherSinks",
+                "WatcherEngine",
                 "WatcherSimnet",
                 "BlockbookProvider",
                 "RawAddrProvider",
@@ -189,6 +201,15 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WatcherEngineTests",
+            dependencies: [
+                "WatcherEngine",
+                "WatcherStorage",
+                "WatcherCore",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -82,6 +82,11 @@ public struct StoreTransaction<Txn: TransactionReading> {
         try value(AddressState.self, tables.addresses, Keys.text(chain, address))
     }
 
+    /// The engine's state of every address of `chain`.
+    public func addressStates(chain: String) throws -> [AddressState] {
+        try values(AddressState.self, tables.addresses, prefix: Keys.chainPrefix(chain), limit: .max)
+    }
+
     /// The latest price in `currency`.
     public func price(currency: String) throws -> PriceQuote? {
         try value(PriceQuote.self, tables.prices, Keys.text(currency.uppercased()))

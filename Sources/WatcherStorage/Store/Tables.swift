@@ -2,7 +2,7 @@
 struct Tables: Sendable {
     static let names = [
         "meta", "tips", "headers", "accounts", "addresses", "prices", "events", "event_ids", "cursors",
-        "deadletters",
+        "deadletters", "watchstate",
     ]
 
     let meta: Database
@@ -15,6 +15,7 @@ struct Tables: Sendable {
     let eventIDs: Database
     let cursors: Database
     let deadLetters: Database
+    let watchState: Database
 
     init(_ dbs: [String: Database]) {
         func db(_ name: String) -> Database {
@@ -31,6 +32,7 @@ struct Tables: Sendable {
         eventIDs = db("event_ids")
         cursors = db("cursors")
         deadLetters = db("deadletters")
+        watchState = db("watchstate")
     }
 }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import WatcherCore
+import WatcherStorage
+
+/// What every tracker needs: the store, the scheduler, the providers, the event builder and the log signal.
+public struct EngineContext: Sendable {
+    /// The store.
+    public var store: Store
+    /// The scheduler every request goes through.
+    public var scheduler: Scheduler<ContinuousClock>
+    /// Chain providers by id.
+    public var chainProviders: [String: any ChainProvider]
+    /// Price providers by id.
+    public var priceProviders: [String: any PriceProvider]
+    /// Wakes the delivery workers after appends.
+    public var signal: LogSignal
+    /// Builds envelopes.
+    public var events: EventBuilder
+    /// Logs.
+    public var logger: Logger
+    /// Headers kept per chain.
+    public var keepHeaders: Int
+    /// Time budget of one provider job, waiting included.
+    public var requestBudget: Duration
+
+    /// Creates a context.
+    public init(
+        store: Store,
+        scheduler: Scheduler<ContinuousClock>,
+        chainProviders: [String: any ChainProvider],
+        priceProviders: [String: any PriceProvider],
+        signal: LogSignal,
+        events: EventBuilder = EventBuilder(),
+        logger: Logger,
+        keepHeaders: Int = 100,
+        requestBudget: Duration = .seconds(120)
+    ) {
+        self.store = store
+        self.scheduler = scheduler
+        self.chainProviders = chainProviders
+        self.priceProviders = priceProviders
+        self.signal = signal
+        self.events = events
+        self.logger = logger
+        self.keepHeaders = keepHeaders
+        self.requestBudget = requestBudget
+    }
+
+    /// The chain provider `id`.
+    func chain(_ id: String) throws -> any ChainProvider {
+        guard let provider = chainProviders[id] else {
+            throw ProviderError.unsupported(provider: id, operation: "chain data")
+        }
+        return provider
+    }
+
+    /// Runs a chain request through the scheduler, failing over along `providerIDs`.
+    func ask<T: Sendable>(
+        _ providerIDs: [String],
+        _ priority: RequestPriority,
+        _ operation: @escaping @Sendable (any ChainProvider) async throws -> T
+    ) async throws -> T {
+        let providers = chainProviders
+        return try await scheduler.perform(on: providerIDs, priority: priority, budget: requestBudget) { id in
+            guard let provider = providers[id] else {
+                throw ProviderError.unsupported(provider: id, operation: "chain data")
+            }
+            return try await operation(provider)
+        }
+    }
+
+    /// Commits `body`'s state changes and the events it returns in one write transaction, then wakes the sinks.
+    /// - Returns: the events actually appended (facts already logged are refused).
+    @discardableResult
+    func commit(_ body: @escaping @Sendable (StoreTransaction<WriteTransaction>) throws -> [NewEvent]) async throws
+        -> [NewEvent]
+    {
+        let appended = try await store.write { txn in
+            try body(txn).filter { event in try txn.appendEvent(id: event.id, type: event.type, body: event.body) != nil
+            }
+        }
+        if !appended.isEmpty { signal.notify() }
+        return appended
+    }
+}

@@ -1,0 +1,50 @@
+import WatcherCore
+import WatcherStorage
+
+/// Every followed address of one chain with its label, confirmation thresholds and watch id: from config
+/// `address` watches and from accounts added with `watcher accounts add`.
+public struct AddressBook: Sendable {
+    /// One followed address.
+    public struct Entry: Sendable, Hashable {
+        /// The address.
+        public var address: String
+        /// Its label.
+        public var label: String?
+        /// Confirmation counts to announce.
+        public var thresholds: [Int]
+        /// The watch it belongs to (`accounts` for CLI-followed ones).
+        public var watch: String
+    }
+
+    /// Entries by address.
+    public var entries: [String: Entry] = [:]
+
+    /// Builds the book of `chain` from config watches and stored accounts (config wins on conflicts).
+    public static func load(chain: String, watches: [WatchConfig], accounts: [Account], accountThresholds: [Int])
+        -> AddressBook
+    {
+        var book = AddressBook()
+        for account in accounts where account.chain == chain {
+            book.entries[account.address] = Entry(
+                address: account.address,
+                label: account.label,
+                thresholds: accountThresholds,
+                watch: "accounts"
+            )
+        }
+        for watch in watches where watch.kind == .address && watch.chain == chain {
+            for item in watch.addresses {
+                book.entries[item.address] = Entry(
+                    address: item.address,
+                    label: item.label ?? book.entries[item.address]?.label,
+                    thresholds: watch.confirmations,
+                    watch: watch.id
+                )
+            }
+        }
+        return book
+    }
+
+    /// The thresholds of `address` (empty when not followed).
+    public func thresholds(_ address: String) -> [Int] { entries[address]?.thresholds ?? [] }
+}
