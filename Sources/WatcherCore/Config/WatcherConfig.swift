@@ -76,6 +76,13 @@ public struct ProviderConfig: Sendable {
     /// The decoded plugin.
     public var plugin: PluginInstance
 
+    /// Addresses per batch request, for providers that batch (their `batchSize` option).
+    public var batchSize: Int? {
+        guard capabilities.contains("addressBatch") else { return nil }
+        if case .number(let text)? = plugin.resolvedOptions["batchSize"], let size = Int(text) { return size }
+        return nil
+    }
+
     /// Catalog capabilities.
     public var capabilities: [String] { plugin.entry.descriptor.capabilities }
     /// Whether it can serve chain watches.
