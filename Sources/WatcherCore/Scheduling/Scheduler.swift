@@ -59,8 +59,13 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         (pokes, poke) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Drives timed wake-ups (tokens refilling, pauses and cool-downs ending, deadlines) until cancelled.
+    /// Drives timed wake-ups (tokens refilling, pauses and cool-downs ending, deadlines) until cancelled or
+    /// gracefully shut down.
     public func run() async throws {
+        try await cancelWhenGracefulShutdown { try await self.timerLoop() }
+    }
+
+    func timerLoop() async throws {
         while !Task.isCancelled {
             let wake = pumpAll()
             let clock = self.clock
