@@ -159,6 +159,10 @@ public struct Engine: Service {
             jobs.append(
                 Job(name: "health \(id)", every: settings.healthInterval) {
                     let health = try await context.ask([id], .tip) { try await $0.health() }
+                    context.logger.debug(
+                        "health probe",
+                        metadata: ["provider": "\(id)", "healthy": "\(health.isHealthy)"]
+                    )
                     await context.scheduler.setHealth(id, healthy: health.isHealthy, reason: health.reason)
                 }
             )

@@ -23,6 +23,8 @@ public struct EngineContext: Sendable {
     public var keepHeaders: Int
     /// Time budget of one provider job, waiting included.
     public var requestBudget: Duration
+    /// Counts emitted events.
+    public var metrics: WatcherMetrics
 
     /// Creates a context.
     public init(
@@ -34,7 +36,8 @@ public struct EngineContext: Sendable {
         events: EventBuilder = EventBuilder(),
         logger: Logger,
         keepHeaders: Int = 100,
-        requestBudget: Duration = .seconds(120)
+        requestBudget: Duration = .seconds(120),
+        metrics: WatcherMetrics = .none
     ) {
         self.store = store
         self.scheduler = scheduler
@@ -45,6 +48,7 @@ public struct EngineContext: Sendable {
         self.logger = logger
         self.keepHeaders = keepHeaders
         self.requestBudget = requestBudget
+        self.metrics = metrics
     }
 
     /// The chain provider `id`.
@@ -81,6 +85,7 @@ public struct EngineContext: Sendable {
             }
         }
         if !appended.isEmpty { signal.notify() }
+        for event in appended { metrics.eventEmitted(event.type) }
         return appended
     }
 }

@@ -1,16 +1,15 @@
 import Logging
+import Synchronization
 import Testing
 import WatcherCore
 
 /// The scheduler actor on a manual clock: timed wake-ups advance simulated time instantly.
 struct SchedulerTests {
     /// Collects log messages, to check that state changes are logged once.
-    final class LogRecorder: @unchecked Sendable {
-        // `@unchecked Sendable`: guarded by `lock`.
-        private let lock = Mutex()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var messages: [String] { lock.withLock { lines } }
+    final class LogRecorder: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var messages: [String] { lines.withLock { $0 } }
     }
 
     struct RecordingHandler: LogHandler {
@@ -45,12 +44,11 @@ struct SchedulerTests {
     }
 
     @Test func retryAfterPausesTheProvider() async throws {
-        let times = Mutex()
-        nonisolated(unsafe) var calls: [ManualClock.Instant] = []
+        let calls = Locked<[ManualClock.Instant]>([])
         try await withScheduler(["bb": RateLimit(requests: 100, per: .seconds(1), burst: 100)]) { scheduler, clock in
             let value = try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(60)) { _ in
                 let now = clock.now
-                let first = times.withLock { () -> Bool in
+                let first = calls.withLock { calls -> Bool in
                     calls.append(now)
                     return calls.count == 1
                 }
@@ -59,7 +57,7 @@ struct SchedulerTests {
             }
             #expect(value == 42)
         }
-        let recorded = times.withLock { calls }
+        let recorded = calls.withLock { $0 }
         #expect(recorded.count == 2)
         #expect(recorded[0].duration(to: recorded[1]) >= .seconds(7))
     }
@@ -71,8 +69,7 @@ struct SchedulerTests {
             "primary": RateLimit(requests: 100, per: .seconds(1)),
             "secondary": RateLimit(requests: 100, per: .seconds(1)),
         ]
-        let primaryDown = Mutex()
-        nonisolated(unsafe) var down = true
+        let primaryDown = Locked(true)
         try await withScheduler(limits, policy: policy, recorder: recorder) { scheduler, clock in
             var served: [String] = []
             for _ in 0..<20 {
@@ -81,7 +78,7 @@ struct SchedulerTests {
                     priority: .refresh,
                     budget: .seconds(120)
                 ) { id in
-                    if id == "primary", primaryDown.withLock({ down }) {
+                    if id == "primary", primaryDown.withLock({ $0 }) {
                         throw ProviderError.unavailable(provider: id, status: 503, detail: nil)
                     }
                     return id
@@ -89,7 +86,7 @@ struct SchedulerTests {
                 served.append(who)
             }
             #expect(served.allSatisfy { $0 == "secondary" })
-            primaryDown.withLock { down = false }
+            primaryDown.withLock { $0 = false }
             clock.advance(by: .seconds(31))
             let back = try await scheduler.perform(
                 on: ["primary", "secondary"],
@@ -106,39 +103,36 @@ struct SchedulerTests {
     }
 
     @Test func givesUpAfterMaxAttempts() async throws {
-        let counter = Mutex()
-        nonisolated(unsafe) var attempts = 0
+        let attempts = Locked(0)
         try await withScheduler(["bb": RateLimit(requests: 100, per: .seconds(1))], policy: .init(maxAttempts: 3)) {
             scheduler,
             _ in
             await #expect(throws: ProviderError.timeout(provider: "bb", after: .seconds(1))) {
                 try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(600)) { id -> Int in
-                    counter.withLock { attempts += 1 }
+                    attempts.withLock { $0 += 1 }
                     throw ProviderError.timeout(provider: id, after: .seconds(1))
                 }
             }
         }
-        #expect(counter.withLock { attempts } == 3)
+        #expect(attempts.withLock { $0 } == 3)
     }
 
     @Test func notFoundIsNotRetried() async throws {
-        let counter = Mutex()
-        nonisolated(unsafe) var attempts = 0
+        let attempts = Locked(0)
         try await withScheduler(["bb": RateLimit(requests: 100, per: .seconds(1))]) { scheduler, _ in
             await #expect(throws: ProviderError.self) {
                 try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(60)) { id -> Int in
-                    counter.withLock { attempts += 1 }
+                    attempts.withLock { $0 += 1 }
                     throw ProviderError.notFound(provider: id, what: "tx")
                 }
             }
         }
-        #expect(counter.withLock { attempts } == 1)
+        #expect(attempts.withLock { $0 } == 1)
     }
 
     @Test func budgetIsUsedFullyWithoutOverrun() async throws {
         // 10 requests per 5 s, burst 10; 60 jobs queued at once: grants never exceed the bucket's allowance.
-        let stamps = Mutex()
-        nonisolated(unsafe) var grants: [ManualClock.Instant] = []
+        let grants = Locked<[ManualClock.Instant]>([])
         try await withScheduler(["bb": RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)]) {
             scheduler,
             clock in
@@ -146,14 +140,14 @@ struct SchedulerTests {
                 for _ in 0..<60 {
                     group.addTask {
                         _ = try await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(3600)) { _ in
-                            stamps.withLock { grants.append(clock.now) }
+                            grants.withLock { $0.append(clock.now) }
                         }
                     }
                 }
                 try await group.waitForAll()
             }
         }
-        let times = stamps.withLock { grants }.sorted()
+        let times = grants.withLock { $0 }.sorted()
         #expect(times.count == 60)
         // Never ahead of the bucket: grant k (0-based) comes no earlier than (k - 9) × 0.5 s.
         for (k, time) in times.enumerated() where k >= 10 {
@@ -162,4 +156,13 @@ struct SchedulerTests {
         // 60 requests: 10 at once, then 2/s: the last at 25 s.
         #expect(times[0].duration(to: times[59]) == .seconds(25))
     }
+}
+
+/// A value behind a `Mutex`, shareable by reference between test tasks.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }

@@ -29,26 +29,32 @@ extension Scheduler {
                 throw lastError ?? ProviderError.rateLimited(provider: providers.first ?? "?", retryAfter: nil)
             }
             noteFailover(primary: providers.first ?? provider, using: provider)
+            let queued = clock.now
             do {
                 try await acquire(provider, priority: priority, deadline: deadline)
+                metrics.rateLimiterWait(provider, queued.duration(to: clock.now))
             } catch is DeadlineExceeded {
                 throw lastError ?? ProviderError.rateLimited(provider: provider, retryAfter: nil)
             }
             do {
                 let result = try await operation(provider)
                 finish(provider, .success)
+                record(provider, "ok", reachable: true)
                 return result
             } catch let error as ProviderError {
                 lastError = error
                 switch error {
                 case .rateLimited(_, let retryAfter):
+                    record(provider, "rate_limited", reachable: true)
                     let wait = retryAfter ?? policy.backoff.delay(attempt: failures, using: &random)
                     finish(provider, .rateLimited, pauseUntil: clock.now.advanced(by: wait))
                 case .notFound, .badRequest, .unsupported:
                     finish(provider, .success)
+                    record(provider, "rejected", reachable: true)
                     throw error
                 case .unavailable, .invalidResponse, .timeout, .transport:
                     finish(provider, .failure)
+                    record(provider, "failed", reachable: false, reason: error.description)
                     failures += 1
                     guard failures < policy.maxAttempts else { throw error }
                     let wait = policy.backoff.delay(attempt: failures - 1, using: &random)
@@ -57,9 +63,15 @@ extension Scheduler {
                 }
             } catch {
                 finish(provider, .neutral)
+                record(provider, "cancelled", reachable: true)
                 throw error
             }
         }
+    }
+
+    func record(_ provider: String, _ status: String, reachable: Bool, reason: String? = nil) {
+        metrics.providerRequest(provider, status: status)
+        if status != "cancelled" { board?.record(provider, reachable: reachable, reason: reason) }
     }
 
     /// The first provider that can serve before `deadline`, preferring list order.

@@ -16,6 +16,8 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
     let policy: SchedulerPolicy
     let logger: Logger
     let onTransition: @Sendable (ProviderTransition) -> Void
+    let metrics: WatcherMetrics
+    let board: ProviderHealthBoard?
     var lanes: [String: ProviderLane<C.Instant>] = [:]
     var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     var ticketLane: [UInt64: String] = [:]
@@ -36,15 +38,21 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
     ///   - seed: seeds the backoff jitter.
     ///   - logger: state changes are logged once each.
     ///   - onTransition: receives `degraded` / `recovered` changes.
+    ///   - metrics: request, 429 and wait-time metrics.
+    ///   - board: reachability for `/healthz`.
     public init(
         limits: [String: RateLimit],
         policy: SchedulerPolicy = .init(),
         clock: C,
         seed: UInt64 = 0x5EED,
         logger: Logger = Logger(label: "watcher.scheduler"),
-        onTransition: @escaping @Sendable (ProviderTransition) -> Void = { _ in }
+        onTransition: @escaping @Sendable (ProviderTransition) -> Void = { _ in },
+        metrics: WatcherMetrics = .none,
+        board: ProviderHealthBoard? = nil
     ) {
         self.clock = clock
+        self.metrics = metrics
+        self.board = board
         self.policy = policy
         self.logger = logger
         self.onTransition = onTransition
@@ -89,6 +97,7 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
     /// Marks a provider in or out of sync (from its status probe). Out-of-sync providers are skipped while the
     /// list has another. Logged and reported once per change.
     public func setHealth(_ provider: String, healthy: Bool, reason: String? = nil) {
+        board?.recordSync(provider, inSync: healthy, reason: reason)
         if healthy {
             guard unhealthy.removeValue(forKey: provider) != nil else { return }
             report(ProviderTransition(provider: provider, kind: .recovered, reason: "in sync again"))

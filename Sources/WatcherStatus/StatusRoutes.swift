@@ -1,0 +1,102 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Prometheus
+import WatcherCore
+import WatcherStorage
+
+/// The status server's handlers.
+struct StatusRoutes: Sendable {
+    let sources: StatusServer.Sources
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("healthz") { _, _ in self.health() }
+        router.get("metrics") { _, _ in self.metrics() }
+        router.get("api/blocks") { request, _ in try self.blocks(request) }
+        router.get("api/accounts") { _, _ in try self.accounts() }
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: value.serialized(pretty: true) + "\n"))
+        )
+    }
+
+    /// 200 when every provider is reachable and in sync; 503 with the reasons otherwise.
+    func health() -> Response {
+        let entries = sources.board.snapshot()
+        var reasons: [JSONValue.Member] = []
+        for (provider, entry) in entries.sorted(by: { $0.key < $1.key }) where !entry.isHealthy {
+            let why = [entry.reachabilityReason, entry.syncReason].compactMap { $0 }.joined(separator: "; ")
+            reasons.append(.init(provider, .string(why.isEmpty ? "unhealthy" : why)))
+        }
+        let healthy = reasons.isEmpty
+        return Self.json(
+            .object([
+                .init("status", .string(healthy ? "ok" : "degraded")),
+                .init(
+                    "providers",
+                    .object(entries.keys.sorted().map { .init($0, .bool(entries[$0]?.isHealthy ?? false)) })
+                ),
+                .init("reasons", .object(reasons)),
+            ]),
+            status: healthy ? .ok : .serviceUnavailable
+        )
+    }
+
+    func metrics() -> Response {
+        sources.beforeScrape()
+        var buffer: [UInt8] = []
+        sources.registry.emit(into: &buffer)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: buffer))
+        )
+    }
+
+    func blocks(_ request: Request) throws -> Response {
+        let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 20
+        let chain = sources.chain
+        let headers = try sources.store.read { try $0.recentHeaders(chain: chain, limit: limit) }
+        return Self.json(.array(headers.map(StatusJSON.block)))
+    }
+
+    func accounts() throws -> Response {
+        let chain = sources.chain
+        let (accounts, states) = try sources.store.read { txn in
+            (try txn.accounts(chain: chain), try txn.addressStates(chain: chain))
+        }
+        let summaries = Dictionary(states.compactMap { state in state.summary.map { (state.address, $0) } }) { a, _ in a
+        }
+        return Self.json(.array(accounts.map { StatusJSON.account($0, summaries[$0.address]) }))
+    }
+}
+
+/// The JSON mirrors of the CLI's `--json` output.
+enum StatusJSON {
+    static func int(_ value: (some BinaryInteger)?) -> JSONValue { value.map { .number("\($0)") } ?? .null }
+
+    static func block(_ header: BlockHeader) -> JSONValue {
+        let formatter = ISO8601DateFormatter()
+        return .object([
+            .init("hash", .string(header.hash)), .init("height", int(header.height)),
+            .init("time", .string(formatter.string(from: header.time))),
+            .init("merkleRoot", .string(header.merkleRoot)),
+            .init("nonce", int(header.nonce)), .init("txCount", int(header.txCount)),
+        ])
+    }
+
+    static func account(_ account: Account, _ summary: AddressSummary?) -> JSONValue {
+        .object([
+            .init("address", .string(account.address)), .init("label", account.label.map(JSONValue.string) ?? .null),
+            .init("balanceSat", int(summary?.balanceSat)), .init("totalReceivedSat", int(summary?.totalReceivedSat)),
+            .init("totalSentSat", int(summary?.totalSentSat)), .init("txCount", int(summary?.txCount)),
+            .init("unconfirmedBalanceSat", int(summary?.unconfirmedBalanceSat)),
+            .init("unconfirmedTxCount", int(summary?.unconfirmedTxCount)),
+        ])
+    }
+}
