@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Logging
+import ServiceLifecycle
+import WatcherCore
+import WatcherEngine
+import WatcherHTTP
+import WatcherStorage
+
+/// Builds the providers, sinks, scheduler and engine of a validated config, and the services that run them.
+struct WatcherRuntime {
+    let chainProviders: [String: any ChainProvider]
+    let priceProviders: [String: any PriceProvider]
+    let sinks: [any Sink]
+    let scheduler: Scheduler<ContinuousClock>
+    let signal: LogSignal
+    let engine: Engine
+    let board: ProviderHealthBoard
+    let metrics: WatcherMetrics
+    /// In start order; the group stops them in reverse (engine first, scheduler last).
+    let services: [any Service]
+
+    init(
+        config: WatcherConfig,
+        store: Store,
+        http client: HTTPClient,
+        logger: Logger,
+        metrics: WatcherMetrics = .none,
+        checkInterval: Duration = .seconds(30)
+    ) throws {
+        self.metrics = metrics
+        let context = PluginContext(
+            http: HTTPTransport(client: client, userAgent: WatcherVersion.userAgent),
+            logger: logger,
+            dataDirectory: config.storage.path
+        )
+        var chain: [String: any ChainProvider] = [:]
+        var price: [String: any PriceProvider] = [:]
+        for provider in config.providers {
+            if let made = try provider.plugin.makeChainProvider(context: context) { chain[provider.id] = made }
+            if let made = try provider.plugin.makePriceProvider(context: context) { price[provider.id] = made }
+        }
+        chainProviders = chain
+        priceProviders = price
+        sinks = try config.sinks.map { try $0.plugin.makeSink(context: context) }
+
+        board = ProviderHealthBoard(providers: config.providers.map(\.id))
+        let (transitions, transitionSink) = AsyncStream<ProviderTransition>.makeStream()
+        scheduler = Scheduler(
+            limits: Dictionary(config.providers.map { ($0.id, $0.rateLimit) }) { first, _ in first },
+            clock: ContinuousClock(),
+            logger: logger,
+            onTransition: { transitionSink.yield($0) },
+            metrics: metrics,
+            board: board
+        )
+        signal = LogSignal()
+        engine = Engine(
+            config: config,
+            context: EngineContext(
+                store: store,
+                scheduler: scheduler,
+                chainProviders: chain,
+                priceProviders: price,
+                signal: signal,
+                logger: logger,
+                keepHeaders: config.storage.keepHeaders,
+                metrics: metrics
+            ),
+            transitions: transitions,
+            settings: Engine.Settings(healthInterval: checkInterval)
+        )
+        services = [scheduler, engine]
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WatcherCore
+
+/// The `watcher` command line.
+public struct WatcherCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "watcher",
+        abstract: "Watch Bitcoin blocks, addresses and prices through rate-limited providers; deliver events to sinks.",
+        discussion: """
+            Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad config.
+            Start with `watcher init`, then `watcher check` and `watcher run`.
+            """,
+        version: WatcherVersion.current,
+        subcommands: [
+            RunCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self, ProbeCommand.self,
+            BlocksCommand.self, BlockCommand.self, AccountsCommand.self, PriceCommand.self, SimnetCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Parses the arguments, runs the command and exits with the documented code.
+    public static func runMain(arguments: [String]? = nil) async -> Never {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            let level = ProcessInfo.processInfo.environment["WATCHER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            handler.logLevel = level ?? .info
+            return handler
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            Foundation.exit(0)
+        } catch let failure as CommandFailure {
+            Output.err("error: \(failure.message)")
+            Foundation.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                Output.out(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            if let exit = error as? ExitCode {
+                Foundation.exit(exit.rawValue)
+            }
+            Output.err(fullMessage(for: error))
+            // ArgumentParser's usage errors (64) become the documented 2.
+            Foundation.exit(code == .validationFailure ? 2 : 1)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import AsyncHTTPClient
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Owns the process-wide `HTTPClient` and shuts it down at graceful shutdown. List it **before** the services
+/// that use it: a `ServiceGroup` shuts services down in reverse order.
+public struct HTTPClientService: Service {
+    /// The client.
+    public let client: HTTPClient
+
+    /// Creates the client with tight daemon settings: 5 s connect, 15 s read gap, 3 redirects,, and no decompression.
+    public init(logger: Logger) {
+        var config = HTTPClient.Configuration()
+        config.timeout = .init(connect: .seconds(5), read: .seconds(15))
+        config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        config.redirectConfiguration = .follow(max: 3, allowCycles: false)
+        // No Accept-Encoding is sent, and responses are not decompressed: no gzip bombs past the body cap.
+        config.decompression = .disabled
+        client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: config,
+            backgroundActivityLogger: logger
+        )
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+
+    /// Shuts the client down when it was never run by a group (start-up failed).
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+}

@@ -1,0 +1,35 @@
+import WatcherCore
+
+/// The HTTP options every HTTP-based provider shares: time budget, body cap and extra headers.
+public struct HTTPOptions: Sendable {
+    /// Time for one whole request, body included.
+    public var timeout: Duration
+    /// The largest response body accepted.
+    public var maxBodyBytes: Int
+    /// Extra headers, e.g. an API key from `${ENV}`.
+    public var headers: [(name: String, value: String)]
+
+    /// Reads `timeout`, `maxBodyBytes` and `headers` from a plugin's options.
+    public init(from reader: ObjectReader, timeout: Duration = .seconds(15)) {
+        self.timeout =
+            reader.duration(
+                "timeout",
+                default: timeout,
+                minimum: .milliseconds(100),
+                doc: "Whole-request time budget, body included."
+            ) ?? timeout
+        self.maxBodyBytes =
+            reader.int(
+                "maxBodyBytes",
+                default: 8 << 20,
+                range: 1024...(256 << 20),
+                doc: "Largest response body accepted, in bytes."
+            ) ?? (8 << 20)
+        self.headers = reader.stringMap("headers", doc: "Extra request headers, e.g. an API key from ${ENV}.")
+    }
+
+    /// A request with these options applied.
+    public func request(_ url: String) -> HTTPRequestSpec {
+        HTTPRequestSpec(url: url, headers: headers, budget: timeout, maxBodyBytes: maxBodyBytes)
+    }
+}

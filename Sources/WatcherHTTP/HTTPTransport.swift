@@ -1,0 +1,82 @@
+import AsyncHTTPClient
+import Logging
+import NIOCore
+import NIOHTTP1
+import WatcherCore
+
+/// The one HTTP transport of the process, over one shared AsyncHTTPClient.
+///
+/// Every request has a whole-exchange budget (head **and** body: AsyncHTTPClient's own deadline stops at the
+/// response head) and a body cap read with `collect(upTo:)`. It sends `User-Agent: watcher/<version>`.
+public struct HTTPTransport: HTTPFetching {
+    /// The client, owned by ``HTTPClientService``.
+    public let client: HTTPClient
+    /// The `User-Agent` header value.
+    public let userAgent: String
+
+    /// Creates a transport over `client`.
+    public init(client: HTTPClient, userAgent: String) {
+        self.client = client
+        self.userAgent = userAgent
+    }
+
+    public func fetch(_ spec: HTTPRequestSpec) async throws -> HTTPResponseData {
+        let request = makeRequest(spec)
+        let client = self.client
+        do {
+            return try await withDeadline(spec.budget) {
+                let response = try await client.execute(request, timeout: .nanoseconds(Int64(spec.budget.nanoseconds)))
+                let body = try await response.body.collect(upTo: spec.maxBodyBytes)
+                return HTTPResponseData(
+                    status: Int(response.status.code),
+                    headers: response.headers.map { ($0.name, $0.value) },
+                    body: Array(buffer: body)
+                )
+            }
+        } catch let error as HTTPFetchError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw HTTPFetchError.tooLarge(limit: spec.maxBodyBytes)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw HTTPFetchError.timeout(spec.budget)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw HTTPFetchError.transport(String(describing: error))
+        }
+    }
+}
+
+extension HTTPTransport {
+    func makeRequest(_ spec: HTTPRequestSpec) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: spec.url)
+        request.method = HTTPMethod(rawValue: spec.method)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        for header in spec.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+        if let body = spec.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        return request
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}
+
+/// Runs `body`, cancelling it and throwing ``HTTPFetchError/timeout(_:)`` when `budget` runs out first.
+func withDeadline<T: Sendable>(
+    _ budget: Duration,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: budget)
+            throw HTTPFetchError.timeout(budget)
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw HTTPFetchError.timeout(budget) }
+        return first
+    }
+}

@@ -1,0 +1,3 @@
+import WatcherApp
+
+await WatcherCommand.runMain()

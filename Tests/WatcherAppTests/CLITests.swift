@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import WatcherStorage
+
+/// The `watcher` binary: exit codes, help, check output, and clean shutdown on signals.
+@Suite(.serialized)
+struct CLITests {
+    static var examplesDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("examples")
+    }
+
+    @Test func versionAndHelp() async throws {
+        let version = try await WatcherProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        for command in ["run", "check", "init", "plugins", "simnet"] {
+            let help = try await WatcherProcess.run([command, "--help"])
+            #expect(help.status == 0, "\(command) --help")
+            #expect(help.stdout.contains("USAGE: watcher \(command)"), "\(command) --help")
+        }
+    }
+
+    @Test func badUsageExitsTwo() async throws {
+        let unknown = try await WatcherProcess.run(["frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("frobnicate"))
+        let badOption = try await WatcherProcess.run(["check", "--no-such-flag"])
+        #expect(badOption.status == 2)
+    }
+
+    @Test func checkExampleConfigPasses() async throws {
+        let result = try await WatcherProcess.run([
+            "check", "--config", Self.examplesDirectory.appendingPathComponent("watcher.json").path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"providers\""))
+    }
+
+    @Test func missingConfigExitsTwo() async throws {
+        let result = try await WatcherProcess.run(["check", "--config", "/nonexistent/watcher.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("config file /nonexistent/watcher.json does not exist"))
+    }
+
+    @Test func checkListsAllThreeErrorsAndHidesSecrets() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        let path = try dir.write(
+            "bad.json",
+            """
+            {"storage": {"durabilty": "full"},
+             "providers": [{"id": "cd", "type": "coindesk", "options": {"url": "ftp://x"}}],
+             "watches": [{"id": "w", "type": "blocks", "providers": ["nope"]}],
+             "sinks": [{"id": "h", "type": "webhook", "options": {"url": "https://h.example", "secret": "${HOOK_SECRET}"}}]}
+            """
+        )
+        let result = try await WatcherProcess.run(["check", "--config", path], environment: ["HOOK_SECRET": secret])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("3 errors"))
+        #expect(result.stderr.contains(#"storage.durabilty: unknown key "durabilty"; did you mean "durability"?"#))
+        #expect(result.stderr.contains(#"providers[0].options.url: expected an http(s) URL, got "ftp://x""#))
+        #expect(result.stderr.contains(#"watches[0].providers[0]: no provider has id "nope""#))
+        #expect(!(result.stdout + result.stderr).contains(secret))
+    }
+
+    @Test func checkMasksSecretsInResolvedConfig() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        let path = try dir.write(
+            "ok.json",
+            """
+            {"providers": [],
+             "sinks": [{"id": "h", "type": "webhook", "options": {"url": "https://h.example", "secret": "${HOOK_SECRET}"}}]}
+            """
+        )
+        let result = try await WatcherProcess.run(["check", "--config", path], environment: ["HOOK_SECRET": secret])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("${HOOK_SECRET}"))
+        #expect(!(result.stdout + result.stderr).contains(secret))
+    }
+
+    @Test func initWritesAConfigThatPassesCheck() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let written = try await WatcherProcess.run(["init"], directory: dir.url)
+        #expect(written.status == 0)
+        let again = try await WatcherProcess.run(["init"], directory: dir.url)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("already exists"))
+        let check = try await WatcherProcess.run(["check"], directory: dir.url)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test func pluginsTableAndJSON() async throws {
+        let table = try await WatcherProcess.run(["plugins"])
+        #expect(table.status == 0)
+        for type in ["blockbook", "rawaddr", "coindesk", "json-price", "stdout", "file", "webhook"] {
+            #expect(table.stdout.contains(type))
+        }
+        let json = try await WatcherProcess.run(["plugins", "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"plugins\""))
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func runStopsCleanlyOnSignal(_ signal: Int32) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let config = try dir.write(
+            "watcher.json",
+            """
+            {"storage": {"path": "./data"},
+             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "http://127.0.0.1:9"}}],
+             "watches": [],
+             "sinks": [{"id": "out", "type": "stdout"}]}
+            """
+        )
+        let running = try WatcherProcess(["run", "--config", config])
+        try await running.waitForOutput("watcher started")
+        let signalled = ContinuousClock.now
+        running.signal(signal)
+        let result = try await running.wait(timeout: .seconds(5))
+        #expect(ContinuousClock.now - signalled < .seconds(5))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("watcher stopped"))
+        // The store was closed cleanly: it opens again, and reports the schema this build writes.
+        let store = try Store(path: dir.url.appendingPathComponent("data").path, options: .init(readOnly: true))
+        #expect(try store.read { try $0.lastEventSeq() } == 0)
+        await store.close()
+    }
+}
