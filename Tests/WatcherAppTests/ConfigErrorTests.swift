@@ -201,7 +201,7 @@ struct ConfigErrorTests {
                 #"{"id": "w", "type": "address", "providers": ["bb"], "addresses": ["1BoatSLRHtKNngkdXEeobR76b53LETtpyU"]}"#
             ),
             path: "watches[0].addresses[0]",
-            message: #"invalid address "1BoatSLRHtKNngkdXEeobR76b53LETtpyU": bad base58 checksum"#
+            message: #"invalid address "1BoatSLRHtKNngkdXEeobR76b53LETtpyU": bad base58check checksum"#
         ),
         Case(
             name: "address watch without addresses",

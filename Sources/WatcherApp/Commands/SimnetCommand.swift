@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import WatcherCore
+import WatcherSimnet
+
+/// `watcher simnet`: serves a deterministic simulated Bitcoin network on loopback until SIGINT/SIGTERM.
+struct SimnetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simnet",
+        abstract: "Serve a deterministic simulated Bitcoin network (Blockbook, rawaddr, CoinDesk, Coinbase APIs).",
+        discussion: """
+            Every endpoint is served at the root of one port: Blockbook under /api/, blockchain.info-style \
+            /rawaddr, /multiaddr and /latestblock, CoinDesk under /v1/bpi/, Coinbase under /v2/prices/, and a \
+            JSON control API under /control/ (mine, tx, reorg, price, ratelimit, faults, stats, addresses). \
+            The same --seed always gives the same chain. See docs/simnet.md.
+            """
+    )
+
+    @Option(help: "The interface to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 18443
+
+    @Option(help: "Seed of every random choice; the same seed gives the same chain.")
+    var seed: UInt64 = 42
+
+    @Option(help: "Mine a block this often, e.g. 10s or 1m; 0 mines only on demand (POST /control/mine).")
+    var blockInterval = "10s"
+
+    @Option(help: "Transactions per block, coinbase included; above 1000 exercises block paging.")
+    var txsPerBlock = 50
+
+    @Option(help: "Height of the first block.")
+    var startHeight = 800_000
+
+    @Option(
+        name: .customLong("rate-limit"),
+        help: "A family's rate limit as family=requests/period (burst = requests), e.g. blockbook=20/1m. Repeatable."
+    )
+    var rateLimits: [String] = []
+
+    func validate() throws {
+        _ = try parsedInterval()
+        _ = try parsedRateLimits()
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be within 0...65535.") }
+        guard (1...100_000).contains(txsPerBlock) else {
+            throw ValidationError("--txs-per-block must be within 1...100000.")
+        }
+    }
+
+    func run() async throws {
+        let interval = try parsedInterval()
+        let simnet = Simnet(
+            configuration: SimnetConfiguration(
+                seed: seed,
+                host: host,
+                port: port,
+                blockInterval: interval == .zero ? nil : interval,
+                txsPerBlock: txsPerBlock,
+                startHeight: startHeight,
+                rateLimits: try parsedRateLimits()
+            )
+        )
+        var logger = Logger(label: "watcher.simnet")
+        logger.logLevel = .warning
+        let group = ServiceGroup(
+            configuration: .init(services: [simnet], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                try await simnet.waitUntilRunning()
+                await Self.printBanner(simnet)
+            }
+            try await tasks.waitForAll()
+        }
+    }
+
+    private func parsedInterval() throws -> Duration {
+        guard let interval = Duration(configText: blockInterval) else {
+            throw ValidationError("--block-interval must look like 10s, 1m or 0.")
+        }
+        return interval
+    }
+
+    private func parsedRateLimits() throws -> [ProviderFamily: RateLimit] {
+        var limits: [ProviderFamily: RateLimit] = [:]
+        for text in rateLimits {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let family = ProviderFamily(rawValue: String(parts[0])),
+                let limit = RateLimit(shortText: String(parts[1]))
+            else {
+                let families = ProviderFamily.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--rate-limit '\(text)' must look like blockbook=20/1m (families: \(families)).")
+            }
+            limits[family] = limit
+        }
+        return limits
+    }
+
+    /// Prints the base URL and one funded address of each kind, unbuffered so scripts see it at once.
+    private static func printBanner(_ simnet: Simnet) async {
+        let base = simnet.baseURL
+        let tip = await simnet.tip()
+        var lines = [
+            "watcher simnet listening on \(base)",
+            "seed \(simnet.configuration.chain.seed), tip \(tip.height) \(tip.hash)",
+            "funded addresses:",
+        ]
+        var shown: Set<SimAddress.Kind> = []
+        for truth in await simnet.addresses() where shown.insert(truth.kind).inserted {
+            lines.append("  \(truth.address)  \(truth.kind.rawValue)  balance \(truth.confirmedBalanceSat) sat")
+        }
+        lines.append("try: curl \(base)/api/v2/block-index/  or  curl \(base)/control/addresses  (Ctrl-C stops)")
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}

@@ -1,0 +1,158 @@
+/// Block production: the funding block, regular blocks and the random traffic that fills them.
+extension ChainModel {
+    /// Mines `count` blocks on the tip, each confirming the whole mempool plus random transactions.
+    /// - Returns: the new blocks, lowest first.
+    /// - Throws: ``Failure/invalidCount(_:)`` when `count` is outside 1...1000.
+    public mutating func mine(count: Int) throws(Failure) -> [SimBlock] {
+        guard (1...1_000).contains(count) else { throw .invalidCount(count) }
+        return (0..<count).map { _ in mineBlock() }
+    }
+
+    /// The first block: a coinbase paying each funded address two outputs.
+    mutating func mineFundingBlock() {
+        let time = parameters.startTime
+        var outputs: [SimOutput] = []
+        for address in fundedAddresses {
+            for _ in 0..<2 {
+                outputs.append(SimOutput(address: address.string, value: rng.next(in: Int64(5_000_000)...250_000_000)))
+            }
+        }
+        let coinbase = makeCoinbase(height: parameters.startHeight, outputs: outputs, time: time)
+        appendBlock(transactions: [coinbase], height: parameters.startHeight, time: time, parent: nextHash())
+    }
+
+    /// Mines one block on the tip. With `explicit` (a reorg's competing branch) it confirms exactly
+    /// those mempool transactions instead of the whole mempool.
+    @discardableResult
+    mutating func mineBlock(including explicit: [String]? = nil, refillMempool: Bool = true) -> SimBlock {
+        let parent = tip
+        let height = parent.height + 1
+        let time = parent.time + rng.next(in: Int64(300)...900)
+        var included = explicit ?? mempool
+        while included.count + 1 < parameters.txsPerBlock, let tx = makeRandomTransaction(firstSeen: time - 30) {
+            enterMempool(tx)
+            included.append(tx.txid)
+            // Outputs of a transaction in this block may be spent later in the same block, so big
+            // blocks never run out of coins to move.
+            for (vout, output) in tx.outputs.enumerated() where output.address.map(funded.contains) == true {
+                spendable.insert(SimOutpoint(txid: tx.txid, vout: vout))
+            }
+        }
+        let fees = included.reduce(Int64(0)) { $0 + (transactions[$1]?.fee ?? 0) }
+        let miner = rng.element(of: fundedAddresses).string
+        let commitment = SimOutput(opReturn: [0xaa, 0x21, 0xa9, 0xed] + rng.bytes(32))
+        let coinbase = makeCoinbase(
+            height: height,
+            outputs: [SimOutput(address: miner, value: Self.subsidy(at: height) + fees), commitment],
+            time: time
+        )
+        let block = appendBlock(
+            transactions: [coinbase] + included.compactMap { transactions[$0] },
+            height: height,
+            time: time,
+            parent: parent.hash
+        )
+        let confirmed = Set(included)
+        mempool.removeAll { confirmed.contains($0) }
+        if refillMempool {
+            for offset in 0..<parameters.mempoolTxsPerBlock {
+                guard let tx = makeRandomTransaction(firstSeen: time + 20 * Int64(offset + 1)) else { break }
+                enterMempool(tx)
+                mempool.append(tx.txid)
+            }
+        }
+        return block
+    }
+
+    /// Appends a block whose transactions are already known (or are its new coinbase) and confirms them.
+    @discardableResult
+    mutating func appendBlock(transactions txs: [SimTransaction], height: Int, time: Int64, parent: String) -> SimBlock
+    {
+        var size = 80 + (txs.count < 0xfd ? 1 : 3)
+        let serializer = TxSerializer { [book] in book[$0] }
+        for tx in txs {
+            if transactions[tx.txid] == nil { enterMempool(tx) }
+            size += serializer.serialize(tx).size
+        }
+        let block = SimBlock(
+            height: height,
+            hash: nextHash(leadingZeros: 19),
+            previousBlockHash: parent,
+            merkleRoot: nextHash(),
+            nonce: UInt32(truncatingIfNeeded: rng.next()),
+            bits: "17034219",
+            difficulty: "88104191118793.16",
+            version: Int32(0x2000_0000) | Int32(rng.next(below: 0x2000)) << 13,
+            time: time,
+            size: size,
+            txids: txs.map(\.txid)
+        )
+        blocks.append(block)
+        heightByHash[block.hash] = height
+        for (index, tx) in txs.enumerated() { confirm(tx.txid, height: height, index: index) }
+        return block
+    }
+
+    mutating func makeCoinbase(height: Int, outputs: [SimOutput], time: Int64) -> SimTransaction {
+        var script: [UInt8] = [0x03, UInt8(height & 0xff), UInt8((height >> 8) & 0xff), UInt8((height >> 16) & 0xff)]
+        script += rng.bytes(12)
+        return SimTransaction(
+            txid: nextHash(),
+            version: 2,
+            lockTime: 0,
+            inputs: [],
+            outputs: outputs,
+            coinbaseScript: Hex.encode(script),
+            firstSeen: time,
+            txIndex: nextTxIndex()
+        )
+    }
+
+    /// A random payment between wallet addresses (sometimes to a fresh outside address), spending
+    /// confirmed outputs of funded addresses. `nil` when nothing is spendable.
+    mutating func makeRandomTransaction(firstSeen: Int64) -> SimTransaction? {
+        guard let first = spendable.takeRandom(using: &rng), let firstOutput = output(at: first) else { return nil }
+        var picked = [(first, firstOutput)]
+        if firstOutput.value < 50_000, let second = spendable.takeRandom(using: &rng), let out = output(at: second) {
+            picked.append((second, out))
+        }
+        let sequence = rng.element(of: [UInt32(0xffff_ffff), 0xffff_fffe, 0xffff_fffd])
+        let inputs = picked.map { outpoint, output in
+            SimInput(prevout: outpoint, address: output.address ?? "", value: output.value, sequence: sequence)
+        }
+        let total = inputs.reduce(Int64(0)) { $0 + $1.value }
+        let fee = min(rng.next(in: Int64(200)...3_000) * Int64(inputs.count), total / 2)
+        let spendableValue = total - fee
+        let destination = rng.chance(0.2) ? newOutsideAddress() : rng.element(of: fundedAddresses).string
+        let payment = spendableValue * Int64(rng.next(in: 10...90)) / 100
+        var outputs = [SimOutput(address: destination, value: payment)]
+        let change = spendableValue - payment
+        if payment >= 546 && change >= 546 {
+            outputs.append(SimOutput(address: rng.element(of: fundedAddresses).string, value: change))
+            if rng.chance(0.5) { outputs.reverse() }
+        } else {
+            outputs = [SimOutput(address: destination, value: spendableValue)]
+        }
+        if rng.chance(0.05) {
+            outputs.append(SimOutput(opReturn: Array("simnet".utf8) + rng.bytes(4)))
+        }
+        return SimTransaction(
+            txid: nextHash(),
+            version: rng.chance(0.1) ? 1 : 2,
+            lockTime: sequence == 0xffff_ffff ? 0 : UInt32(tip.height),
+            inputs: inputs,
+            outputs: outputs,
+            coinbaseScript: nil,
+            firstSeen: firstSeen,
+            txIndex: nextTxIndex()
+        )
+    }
+
+    /// A fresh address outside the wallet, of a random kind.
+    mutating func newOutsideAddress() -> String {
+        let kind = rng.element(of: [SimAddress.Kind.p2wpkh, .p2tr, .p2pkh, .p2sh, .p2wsh])
+        let address = SimAddress.random(kind, using: &rng)
+        book[address.string] = address
+        return address.string
+    }
+}

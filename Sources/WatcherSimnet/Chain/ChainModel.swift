@@ -1,0 +1,124 @@
+/// The simulated Bitcoin chain: blocks, transactions, mempool and per-address indexes.
+///
+/// A pure value type with a seeded generator; it does no I/O and reads no clock, so equal
+/// ``ChainParameters`` and an equal sequence of operations always give an equal chain.
+/// Mutations live in `ChainModel+Mining.swift`, `ChainModel+Mempool.swift` and `ChainModel+Reorg.swift`;
+/// read access in `ChainModel+Queries.swift`.
+public struct ChainModel: Sendable {
+    /// Where a confirmed transaction sits: its block height and position in the block.
+    public struct TxLocation: Sendable, Hashable, Comparable {
+        /// The block height.
+        public let height: Int
+        /// The index within the block (0 = coinbase).
+        public let index: Int
+
+        /// Creates a location.
+        public init(height: Int, index: Int) {
+            self.height = height
+            self.index = index
+        }
+
+        public static func < (lhs: TxLocation, rhs: TxLocation) -> Bool {
+            (lhs.height, lhs.index) < (rhs.height, rhs.index)
+        }
+    }
+
+    /// Who spends an output.
+    public struct SpendRef: Sendable, Hashable {
+        /// The spending transaction.
+        public let txid: String
+        /// The index of the spending input within it.
+        public let input: Int
+    }
+
+    /// Errors from chain operations.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The amount is zero, negative or above the 21 million BTC supply.
+        case invalidAmount(Int64)
+        /// The funded addresses do not hold enough confirmed coins.
+        case insufficientFunds(needed: Int64, available: Int64)
+        /// The reorg depth is below 1 or would replace the funding block.
+        case invalidReorgDepth(Int, maximum: Int)
+        /// The block count is below 1 or too large for one call.
+        case invalidCount(Int)
+
+        public var description: String {
+            switch self {
+            case .invalidAmount(let amount): "invalid amount \(amount) sat"
+            case .insufficientFunds(let needed, let available):
+                "insufficient funds: need \(needed) sat, funded addresses hold \(available) sat confirmed"
+            case .invalidReorgDepth(let depth, let maximum): "invalid reorg depth \(depth) (1...\(maximum))"
+            case .invalidCount(let count): "invalid block count \(count) (1...1000)"
+            }
+        }
+    }
+
+    /// The parameters the chain was built with.
+    public let parameters: ChainParameters
+
+    var rng: SeededGenerator
+    /// The main chain, index 0 at `parameters.startHeight`.
+    public internal(set) var blocks: [SimBlock] = []
+    var heightByHash: [String: Int] = [:]
+    /// Every known transaction, confirmed or in the mempool.
+    var transactions: [String: SimTransaction] = [:]
+    var confirmedAt: [String: TxLocation] = [:]
+    /// Mempool txids in arrival order (parents before children).
+    public internal(set) var mempool: [String] = []
+    /// Every address that appears anywhere, with its script type.
+    var book: [String: SimAddress] = [:]
+    /// The funded wallet addresses.
+    public internal(set) var fundedAddresses: [SimAddress] = []
+    var funded: Set<String> = []
+    /// Addresses reported by ``truths()``: funded ones, then those paid through ``pay(to:amountSat:)``.
+    var trackedAddresses: [String] = []
+    var spentBy: [SimOutpoint: SpendRef] = [:]
+    var spendable = SpendablePool()
+    var ledger = AddressLedger()
+
+    /// Builds the chain's first `initialBlocks` blocks.
+    public init(parameters: ChainParameters) {
+        self.parameters = parameters
+        self.rng = SeededGenerator(seed: parameters.seed)
+        let kinds: [SimAddress.Kind] = [.p2wpkh, .p2tr, .p2pkh, .p2sh]
+        for index in 0..<parameters.fundedAddressCount {
+            let address = SimAddress.random(kinds[index % kinds.count], using: &rng)
+            fundedAddresses.append(address)
+            funded.insert(address.string)
+            book[address.string] = address
+            trackedAddresses.append(address.string)
+        }
+        mineFundingBlock()
+        for _ in 1..<parameters.initialBlocks {
+            mineBlock()
+        }
+    }
+
+    /// The best block.
+    public var tip: SimBlock {
+        blocks[blocks.count - 1]
+    }
+
+    /// Serializes transactions with this chain's address book.
+    var serializer: TxSerializer {
+        let book = self.book
+        return TxSerializer { book[$0] }
+    }
+
+    /// 32 random bytes as hex, the first `leadingZeros` characters forced to `0` (block hashes).
+    mutating func nextHash(leadingZeros: Int = 0) -> String {
+        let hex = Hex.encode(rng.bytes(32))
+        return String(repeating: "0", count: leadingZeros) + hex.dropFirst(leadingZeros)
+    }
+
+    /// A value for blockchain.info's `tx_index` (below 2^53, like the real ones).
+    mutating func nextTxIndex() -> Int64 {
+        rng.next(in: Int64(1) << 40...(Int64(1) << 53) - 1)
+    }
+
+    /// The block subsidy at `height` (50 BTC halving every 210,000 blocks).
+    static func subsidy(at height: Int) -> Int64 {
+        let halvings = height / 210_000
+        return halvings >= 64 ? 0 : 5_000_000_000 >> Int64(halvings)
+    }
+}

@@ -1,0 +1,59 @@
+/// A simulated block header plus the ids of its transactions (coinbase first).
+public struct SimBlock: Sendable, Hashable {
+    /// The height.
+    public let height: Int
+    /// The block hash (64 hex characters).
+    public let hash: String
+    /// The parent block's hash.
+    public let previousBlockHash: String
+    /// The merkle root (64 hex characters).
+    public let merkleRoot: String
+    /// The header nonce.
+    public let nonce: UInt32
+    /// The compact difficulty target, as 8 hex characters.
+    public let bits: String
+    /// The difficulty as Bitcoin Core prints it.
+    public let difficulty: String
+    /// The header version.
+    public let version: Int32
+    /// The header time (unix seconds).
+    public let time: Int64
+    /// The serialized size in bytes.
+    public let size: Int
+    /// The transaction ids, coinbase first.
+    public let txids: [String]
+
+    /// The number of transactions.
+    public var txCount: Int { txids.count }
+}
+
+/// A height and hash pair: a block as the control API reports it.
+public struct SimBlockRef: Sendable, Hashable, Codable {
+    /// The height.
+    public let height: Int
+    /// The hash.
+    public let hash: String
+
+    /// Creates a block reference.
+    public init(height: Int, hash: String) {
+        self.height = height
+        self.hash = hash
+    }
+}
+
+/// One height replaced by a reorg, with the hash before and after.
+public struct ReorgedBlock: Sendable, Hashable, Codable {
+    /// The height.
+    public let height: Int
+    /// The hash of the block that was disconnected.
+    public let oldHash: String
+    /// The hash of the block on the new branch.
+    public let newHash: String
+
+    /// Creates a record of a replaced block.
+    public init(height: Int, oldHash: String, newHash: String) {
+        self.height = height
+        self.oldHash = oldHash
+        self.newHash = newHash
+    }
+}

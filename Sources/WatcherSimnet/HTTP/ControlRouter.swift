@@ -1,0 +1,208 @@
+import Foundation
+import WatcherCore
+
+/// The JSON control API under `/control/`: thin wrappers over ``SimnetEngine``. Bad input answers
+/// 400 `{"error":"…"}`; unknown endpoints 404; wrong methods 405.
+struct ControlRouter: Sendable {
+    let engine: SimnetEngine
+
+    private struct MineRequest: Decodable { var count: Int? }
+    private struct TxRequest: Decodable {
+        var to: String
+        var amountSat: Int64
+    }
+    private struct ReorgRequest: Decodable { var depth: Int }
+    private struct RateLimitRequest: Decodable {
+        var family: String
+        var requests: Int
+        var per: String?
+        var burst: Int?
+    }
+    private struct FaultsRequest: Decodable {
+        var family: String
+        var rate: Double
+        var kinds: [String]?
+        var status: [Int]?
+        var timeout: String?
+        var slow: String?
+    }
+
+    struct BadRequest: Error { let message: String }
+
+    func reply(method: String, path: String, body: [UInt8]) -> SimReply {
+        do {
+            switch (method, path) {
+            case ("POST", "/control/mine"): return try mine(body)
+            case ("POST", "/control/tx"): return try pay(body)
+            case ("POST", "/control/reorg"): return try reorg(body)
+            case ("POST", "/control/price"): return try setPrices(body)
+            case ("GET", "/control/price"): return prices(engine.snapshot().prices)
+            case ("POST", "/control/ratelimit"): return try rateLimit(body)
+            case ("POST", "/control/faults"): return try faults(body)
+            case ("GET", "/control/stats"): return .json(engine.stats().json)
+            case ("POST", "/control/stats/reset"):
+                engine.resetStats()
+                return .json(.object([]))
+            case ("GET", "/control/addresses"): return addresses()
+            case ("GET", "/control/tip"): return .json(Self.ref(engine.snapshot().chain.tip))
+            case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
+                (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
+                (_, "/control/addresses"), (_, "/control/tip"):
+                return Self.error("method \(method) not allowed", status: 405)
+            default:
+                return Self.error("unknown control endpoint \(path)", status: 404)
+            }
+        } catch let error as BadRequest {
+            return Self.error(error.message)
+        } catch let error as ChainModel.Failure {
+            return Self.error(error.description)
+        } catch {
+            return Self.error("invalid JSON body: \(error)")
+        }
+    }
+
+    static func error(_ message: String, status: Int = 400) -> SimReply {
+        .json(.object([.init("error", .string(message))]), status: status)
+    }
+
+    static func ref(_ block: SimBlock) -> SimJSON {
+        .object([.init("height", .integer(block.height)), .init("hash", .string(block.hash))])
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(body.isEmpty ? Array("{}".utf8) : body))
+    }
+
+    private func mine(_ body: [UInt8]) throws -> SimReply {
+        let blocks = try engine.mine(count: decode(MineRequest.self, body).count ?? 1)
+        return .json(.object([.init("blocks", .array(blocks.map(Self.ref)))]))
+    }
+
+    private func pay(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(TxRequest.self, body)
+        let address: SimAddress
+        do {
+            address = try SimAddressParser.decode(request.to)
+        } catch {
+            throw BadRequest(message: "invalid address \(request.to): \(error)")
+        }
+        let tx = try engine.pay(to: address, amountSat: request.amountSat)
+        return .json(.object([.init("txid", .string(tx.txid))]))
+    }
+
+    private func reorg(_ body: [UInt8]) throws -> SimReply {
+        let replaced = try engine.reorg(depth: decode(ReorgRequest.self, body).depth)
+        let rows: [SimJSON] = replaced.map {
+            .object([
+                .init("height", .integer($0.height)),
+                .init("oldHash", .string($0.oldHash)),
+                .init("newHash", .string($0.newHash)),
+            ])
+        }
+        return .json(.object([.init("replaced", .array(rows))]))
+    }
+
+    private func setPrices(_ body: [UInt8]) throws -> SimReply {
+        let raw = try decode([String: Decimal].self, body)
+        var prices: [PriceCurrency: Decimal] = [:]
+        for (code, value) in raw {
+            guard let currency = PriceCurrency(code: code) else {
+                throw BadRequest(message: "unknown currency \(code)")
+            }
+            guard value > 0 else { throw BadRequest(message: "price for \(code) must be positive") }
+            prices[currency] = value
+        }
+        _ = engine.setPrices(prices)
+        return self.prices(engine.snapshot().prices)
+    }
+
+    private func prices(_ model: PriceModel) -> SimReply {
+        .json(.object(PriceCurrency.allCases.map { .init($0.rawValue, .number(model.price($0).description)) }))
+    }
+
+    private func family(_ text: String) throws -> ProviderFamily {
+        guard let family = ProviderFamily(rawValue: text) else {
+            throw BadRequest(message: "unknown family \(text) (blockbook, rawaddr, coindesk, coinbase)")
+        }
+        return family
+    }
+
+    private func rateLimit(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(RateLimitRequest.self, body)
+        let family = try family(request.family)
+        guard request.requests >= 0 else { throw BadRequest(message: "requests must be 0 (off) or more") }
+        guard let per = Duration(configText: request.per ?? "1m"), per > .zero else {
+            throw BadRequest(message: "per must be a duration such as 1m or 10s")
+        }
+        let limit = RateLimit(requests: request.requests, per: per, burst: request.burst ?? request.requests)
+        engine.setRateLimit(request.requests == 0 ? nil : limit, for: family)
+        return .json(
+            .object([
+                .init("family", .string(family.rawValue)),
+                .init("requests", .integer(limit.requests)),
+                .init("per", .string(limit.per.configText)),
+                .init("burst", .integer(limit.burst)),
+            ])
+        )
+    }
+
+    private func faults(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(FaultsRequest.self, body)
+        let family = try family(request.family)
+        guard (0...1).contains(request.rate) else { throw BadRequest(message: "rate must be within 0...1") }
+        var kinds: [FaultConfiguration.Kind] = []
+        for text in request.kinds ?? [] {
+            guard let kind = FaultConfiguration.Kind(rawValue: text) else {
+                throw BadRequest(message: "unknown fault kind \(text)")
+            }
+            kinds.append(kind)
+        }
+        func duration(_ text: String?, default value: Duration) throws -> Duration {
+            guard let text else { return value }
+            guard let parsed = Duration(configText: text) else { throw BadRequest(message: "bad duration \(text)") }
+            return parsed
+        }
+        let configuration = FaultConfiguration(
+            rate: request.rate,
+            kinds: kinds,
+            statuses: request.status ?? [],
+            timeout: try duration(request.timeout, default: .seconds(300)),
+            slowDuration: try duration(request.slow, default: .seconds(5))
+        )
+        engine.setFaults(configuration, for: family)
+        return .json(
+            .object([
+                .init("family", .string(family.rawValue)),
+                .init("rate", .number(String(configuration.rate))),
+                .init("kinds", .array(configuration.kinds.map { .string($0.rawValue) })),
+                .init(
+                    "status",
+                    .array((configuration.statuses.isEmpty ? [500] : configuration.statuses).map { .integer($0) })
+                ),
+                .init("timeout", .string(configuration.timeout.configText)),
+                .init("slow", .string(configuration.slowDuration.configText)),
+            ])
+        )
+    }
+
+    private func addresses() -> SimReply {
+        let world = engine.snapshot()
+        let rows: [SimJSON] = world.chain.truths().map { truth in
+            .object([
+                .init("address", .string(truth.address)),
+                .init("kind", .string(truth.kind.rawValue)),
+                .init("funded", .bool(truth.funded)),
+                .init("confirmedBalanceSat", .integer(truth.confirmedBalanceSat)),
+                .init("unconfirmedBalanceSat", .integer(truth.unconfirmedBalanceSat)),
+                .init("totalReceivedSat", .integer(truth.totalReceivedSat)),
+                .init("totalSentSat", .integer(truth.totalSentSat)),
+                .init("unconfirmedReceivedSat", .integer(truth.unconfirmedReceivedSat)),
+                .init("unconfirmedSentSat", .integer(truth.unconfirmedSentSat)),
+                .init("confirmedTxCount", .integer(truth.confirmedTxCount)),
+                .init("unconfirmedTxCount", .integer(truth.unconfirmedTxCount)),
+                .init("unspentOutputCount", .integer(truth.unspentOutputCount)),
+            ])
+        }
+        return .json(.object([.init("tip", Self.ref(world.chain.tip)), .init("addresses", .array(rows))]))
+    }
+}

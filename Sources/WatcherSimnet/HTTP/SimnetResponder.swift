@@ -1,0 +1,128 @@
+import Hummingbird
+import ServiceLifecycle
+
+/// The one Hummingbird responder behind every simnet path. It classifies the request, applies the
+/// family's rate limit and fault plan, and hands the work to ``DataRouter`` or ``ControlRouter``.
+struct SimnetResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let engine: SimnetEngine
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let path = Self.percentDecoded(request.uri.path)
+        if path == "/control" || path.hasPrefix("/control/") {
+            var request = request
+            guard let body = try? await request.collectBody(upTo: 1 << 20) else {
+                return Self.response(ControlRouter.error("request body over 1 MiB", status: 413))
+            }
+            let reply = ControlRouter(engine: engine).reply(
+                method: request.method.rawValue,
+                path: path,
+                body: Array(body.readableBytesView)
+            )
+            return Self.response(reply)
+        }
+        guard let family = ProviderFamily(path: path) else {
+            return Self.response(.text("Not Found", status: 404))
+        }
+        var query: [String: Substring] = [:]
+        for (key, value) in request.uri.queryParameters where query[String(key)] == nil {
+            query[String(key)] = value
+        }
+
+        switch engine.admit(family: family, path: path) {
+        case .rateLimited(let retryAfter):
+            var reply = FamilyErrors.rateLimited(family)
+            reply.retryAfter = retryAfter
+            return Self.response(reply)
+        case .pass:
+            let reply = route(family, path: path, query: query)
+            engine.log(family: family, path: path, status: reply.status, fault: nil)
+            return Self.response(reply)
+        case .fault(let kind, let status, let configuration):
+            let world = engine.snapshot()
+            let now = engine.clock.now()
+            let real = DataRouter(world: world, now: now).reply(family: family, path: path, query: query)
+            switch kind {
+            case .serverError:
+                engine.log(family: family, path: path, status: status, fault: kind)
+                return Self.response(FamilyErrors.serverError(family, status: status))
+            case .timeout:
+                engine.log(family: family, path: path, status: 504, fault: kind)
+                // Hold far beyond any client budget, but let graceful shutdown release the request.
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.timeout) }
+                return Self.response(FamilyErrors.serverError(family, status: 504))
+            case .malformed:
+                engine.log(family: family, path: path, status: 200, fault: kind)
+                return Self.response(
+                    SimReply(status: 200, contentType: real.contentType, body: FamilyErrors.malformedBody)
+                )
+            case .truncated:
+                engine.log(family: family, path: path, status: real.status, fault: kind)
+                var cut = real
+                cut.body = Array(real.body.prefix(max(1, real.body.count / 2)))
+                return Self.response(cut)
+            case .wrongShape:
+                engine.log(family: family, path: path, status: 200, fault: kind)
+                return Self.response(FamilyErrors.wrongShape(family, world: world, now: now))
+            case .slow:
+                engine.log(family: family, path: path, status: real.status, fault: kind)
+                return Self.response(real, trickleOver: configuration.slowDuration)
+            }
+        }
+    }
+
+    private func route(_ family: ProviderFamily, path: String, query: [String: Substring]) -> SimReply {
+        DataRouter(world: engine.snapshot(), now: engine.clock.now()).reply(family: family, path: path, query: query)
+    }
+
+    /// Converts a rendered reply; with `trickleOver`, the body goes out in 10 chunks spread over that time.
+    static func response(_ reply: SimReply, trickleOver duration: Duration? = nil) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = reply.contentType
+        if let retryAfter = reply.retryAfter { fields[.retryAfter] = String(retryAfter) }
+        if let location = reply.location { fields[.location] = location }
+        let status = HTTPResponse.Status(code: reply.status)
+        guard let duration, !reply.body.isEmpty else {
+            return Response(
+                status: status,
+                headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
+            )
+        }
+        let bytes = reply.body
+        let chunkSize = max(1, (bytes.count + 9) / 10)
+        let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
+            Array(bytes[$0..<min(bytes.count, $0 + chunkSize)])
+        }
+        let pause = duration / max(1, chunks.count)
+        let body = ResponseBody(contentLength: bytes.count) { writer in
+            for chunk in chunks {
+                try await writer.write(ByteBuffer(bytes: chunk))
+                try await Task.sleep(for: pause)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: fields, body: body)
+    }
+
+    /// The path with `%XX` escapes decoded (invalid escapes are kept as they are).
+    static func percentDecoded(_ path: String) -> String {
+        guard path.contains("%") else { return path }
+        var bytes: [UInt8] = []
+        let utf8 = Array(path.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let value = Hex.decode(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self))?.first
+            {
+                bytes.append(value)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,131 @@
+/// Blockbook's `Tx` objects for one chain snapshot: the full form of `/api/v2/tx` and address
+/// `details=txs`, and the light form inside `/api/v2/block` pages. Empty fields are omitted the way
+/// Blockbook's Go structs omit them (`omitempty`).
+struct BlockbookTxJSON: Sendable {
+    let chain: ChainModel
+
+    /// The full transaction. `own` marks inputs/outputs of that address with `isOwn`; mempool
+    /// transactions also carry `rbf`, the confirmation estimate and `coinSpecificData`.
+    func full(_ tx: SimTransaction, own: String? = nil) -> SimJSON {
+        let wire = chain.serializer.serialize(tx)
+        let location = chain.location(of: tx.txid)
+        var object = SimJSONObject()
+        object.add("txid", .string(tx.txid))
+        if tx.version != 0 { object.add("version", .integer(tx.version)) }
+        if tx.lockTime != 0 { object.add("lockTime", .integer(tx.lockTime)) }
+        object.add("vin", .array(fullInputs(tx, own: own, scripts: wire.inputScripts)))
+        object.add("vout", .array(outputs(tx, own: own, withHex: true)))
+        appendBlockFields(tx, location: location, to: &object, estimate: true)
+        object.add("size", .integer(wire.size))
+        object.add("vsize", .integer(wire.vsize))
+        appendValues(tx, to: &object)
+        object.add("hex", .string(wire.hex))
+        if location == nil {
+            if tx.signalsRBF { object.add("rbf", .bool(true)) }
+            object.add("coinSpecificData", NodeTxJSON(chain: chain).transaction(tx, wire: wire))
+        }
+        return object.value
+    }
+
+    /// The light transaction of a block page: no hex, version or lock time; vin without txid/vout.
+    func light(_ tx: SimTransaction) -> SimJSON {
+        var object = SimJSONObject()
+        object.add("txid", .string(tx.txid))
+        var vin: [SimJSON] = []
+        if tx.isCoinbase {
+            vin.append(
+                .object([.init("n", .integer(0)), .init("isAddress", .bool(false)), .init("value", .string("0"))])
+            )
+        }
+        for (n, input) in tx.inputs.enumerated() {
+            vin.append(
+                .object([
+                    .init("n", .integer(n)),
+                    .init("addresses", .array([.string(input.address)])),
+                    .init("isAddress", .bool(true)),
+                    .init("value", .satoshiString(input.value)),
+                ])
+            )
+        }
+        object.add("vin", .array(vin))
+        object.add("vout", .array(outputs(tx, own: nil, withHex: false)))
+        appendBlockFields(tx, location: chain.location(of: tx.txid), to: &object, estimate: false)
+        appendValues(tx, to: &object)
+        return object.value
+    }
+
+    private func fullInputs(_ tx: SimTransaction, own: String?, scripts: [String]) -> [SimJSON] {
+        if let coinbase = tx.coinbaseScript {
+            return [
+                .object([
+                    .init("sequence", .integer(0xffff_ffff as UInt32)),
+                    .init("n", .integer(0)),
+                    .init("isAddress", .bool(false)),
+                    .init("coinbase", .string(coinbase)),
+                ])
+            ]
+        }
+        return tx.inputs.enumerated().map { n, input in
+            var object = SimJSONObject()
+            object.add("txid", .string(input.prevout.txid))
+            if input.prevout.vout != 0 { object.add("vout", .integer(input.prevout.vout)) }
+            if input.sequence != 0 { object.add("sequence", .integer(input.sequence)) }
+            object.add("n", .integer(n))
+            object.add("addresses", .array([.string(input.address)]))
+            object.add("isAddress", .bool(true))
+            if input.address == own { object.add("isOwn", .bool(true)) }
+            object.add("value", .satoshiString(input.value))
+            // The scriptSig; empty (and so omitted) for native segwit inputs.
+            if !scripts[n].isEmpty { object.add("hex", .string(scripts[n])) }
+            return object.value
+        }
+    }
+
+    private func outputs(_ tx: SimTransaction, own: String?, withHex: Bool) -> [SimJSON] {
+        let serializer = chain.serializer
+        return tx.outputs.enumerated().map { n, output in
+            var object = SimJSONObject()
+            object.add("value", .satoshiString(output.value))
+            object.add("n", .integer(n))
+            if chain.spender(of: SimOutpoint(txid: tx.txid, vout: n)) != nil { object.add("spent", .bool(true)) }
+            if withHex { object.add("hex", .string(Hex.encode(serializer.outputScript(output)))) }
+            if let address = output.address {
+                object.add("addresses", .array([.string(address)]))
+                object.add("isAddress", .bool(true))
+                if address == own { object.add("isOwn", .bool(true)) }
+            } else {
+                object.add("addresses", .array([.string("OP_RETURN \(output.opReturnData ?? "")")]))
+                object.add("isAddress", .bool(false))
+            }
+            return object.value
+        }
+    }
+
+    private func appendBlockFields(
+        _ tx: SimTransaction,
+        location: ChainModel.TxLocation?,
+        to object: inout SimJSONObject,
+        estimate: Bool
+    ) {
+        if let location, let block = chain.block(height: location.height) {
+            object.add("blockHash", .string(block.hash))
+            object.add("blockHeight", .integer(location.height))
+            object.add("confirmations", .integer(chain.confirmations(atHeight: location.height)))
+            object.add("blockTime", .integer(block.time))
+        } else {
+            object.add("blockHeight", .integer(-1))
+            object.add("confirmations", .integer(0))
+            if estimate {
+                object.add("confirmationETABlocks", .integer(1))
+                object.add("confirmationETASeconds", .integer(600))
+            }
+            object.add("blockTime", .integer(tx.firstSeen))
+        }
+    }
+
+    private func appendValues(_ tx: SimTransaction, to object: inout SimJSONObject) {
+        object.add("value", .satoshiString(tx.valueOut))
+        object.add("valueIn", .satoshiString(tx.valueIn))
+        object.add("fees", .satoshiString(tx.fee))
+    }
+}

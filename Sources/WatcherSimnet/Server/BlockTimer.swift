@@ -1,0 +1,20 @@
+import ServiceLifecycle
+
+/// Mines one block every `interval` until graceful shutdown.
+struct BlockTimer: Service {
+    let engine: SimnetEngine
+    let interval: Duration
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown { [engine, interval] in
+                while true {
+                    try await Task.sleep(for: interval)
+                    _ = try? engine.mine(count: 1)
+                }
+            }
+        } catch is CancellationError {
+            // Shutdown cancels the wait; that is a clean stop.
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import WatcherCore
+
+/// In-process equivalents of the `/control/` API.
+extension Simnet {
+    /// Mines `count` blocks now (`POST /control/mine`).
+    /// - Returns: the new blocks' heights and hashes, lowest first.
+    /// - Throws: ``Failure/chain(_:)`` when `count` is outside 1...1000.
+    @discardableResult
+    public func mine(count: Int = 1) async throws -> [SimBlockRef] {
+        do {
+            return try engine.mine(count: count).map { SimBlockRef(height: $0.height, hash: $0.hash) }
+        } catch {
+            throw Failure.chain(error)
+        }
+    }
+
+    /// Sends `amountSat` to `address` from the funded addresses (`POST /control/tx`); the transaction
+    /// waits in the mempool and is mined in the next block.
+    /// - Returns: the txid.
+    /// - Throws: ``Failure/invalidAddress(_:_:)`` or ``Failure/chain(_:)``.
+    @discardableResult
+    public func pay(to address: String, amountSat: Int64) async throws -> String {
+        let decoded: SimAddress
+        do {
+            decoded = try SimAddressParser.decode(address)
+        } catch {
+            throw Failure.invalidAddress(address, error)
+        }
+        do {
+            return try engine.pay(to: decoded, amountSat: amountSat).txid
+        } catch {
+            throw Failure.chain(error)
+        }
+    }
+
+    /// Replaces the top `depth` blocks with a competing branch (`POST /control/reorg`).
+    /// - Returns: each replaced height with its old and new hash.
+    /// - Throws: ``Failure/chain(_:)`` unless `depth` is at least 1 and leaves the funding block.
+    @discardableResult
+    public func reorg(depth: Int) async throws -> [ReorgedBlock] {
+        do {
+            return try engine.reorg(depth: depth)
+        } catch {
+            throw Failure.chain(error)
+        }
+    }
+
+    /// Sets some prices (`POST /control/price`); non-positive values are ignored.
+    /// - Returns: all current prices.
+    @discardableResult
+    public func setPrices(_ prices: [PriceCurrency: Decimal]) async -> [PriceCurrency: Decimal] {
+        engine.setPrices(prices)
+    }
+
+    /// The current prices.
+    public func prices() async -> [PriceCurrency: Decimal] {
+        engine.snapshot().prices.prices
+    }
+
+    /// Sets a family's rate limit (`POST /control/ratelimit`); `nil` or `requests == 0` turns it off.
+    /// The bucket starts full.
+    public func setRateLimit(family: ProviderFamily, _ limit: RateLimit?) async {
+        engine.setRateLimit(limit, for: family)
+    }
+
+    /// Sets a family's fault injection (`POST /control/faults`); `nil` or rate 0 turns it off.
+    public func setFaults(family: ProviderFamily, _ faults: FaultConfiguration?) async {
+        engine.setFaults(faults, for: family)
+    }
+
+    /// Request counters and the recent request log (`GET /control/stats`).
+    public func stats() async -> SimnetStats {
+        engine.stats()
+    }
+
+    /// Zeroes the counters and empties the log.
+    public func resetStats() async {
+        engine.resetStats()
+    }
+
+    /// The true state of every funded address and every address paid via ``pay(to:amountSat:)``
+    /// (`GET /control/addresses`).
+    public func addresses() async -> [AddressTruth] {
+        engine.snapshot().chain.truths()
+    }
+
+    /// The best block.
+    public func tip() async -> SimBlockRef {
+        let tip = engine.snapshot().chain.tip
+        return SimBlockRef(height: tip.height, hash: tip.hash)
+    }
+
+    /// A copy of the whole chain model, for assertions that need more than the truths.
+    public func chain() async -> ChainModel {
+        engine.snapshot().chain
+    }
+}

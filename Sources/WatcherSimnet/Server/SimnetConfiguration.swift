@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import WatcherCore
+
+/// How to run a ``Simnet``.
+public struct SimnetConfiguration: Sendable {
+    /// The chain's shape and seed.
+    public var chain: ChainParameters
+    /// The interface to bind, `127.0.0.1` by default.
+    public var host: String
+    /// The port to bind; `0` picks a free one (read it back from ``Simnet/port``).
+    public var port: Int
+    /// Mine a block this often; `nil` or zero mines only on demand.
+    public var blockInterval: Duration?
+    /// Rate limits per family at start (none by default).
+    public var rateLimits: [ProviderFamily: RateLimit]
+    /// Starting prices (missing currencies take ``PriceModel/defaultPrices``).
+    public var initialPrices: [PriceCurrency: Decimal]
+    /// The wall clock for rate limiting, logs and price times; inject ``ManualSimnetClock`` to freeze time.
+    public var clock: any SimnetClock
+    /// The logger for the HTTP server (warnings and up by default).
+    public var logger: Logger
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - seed: seeds every random choice; equal seeds give equal chains.
+    ///   - host: the interface to bind.
+    ///   - port: the port, `0` for any free one.
+    ///   - blockInterval: how often to mine a block, `nil` for on demand only.
+    ///   - txsPerBlock: transactions per block, coinbase included.
+    ///   - startHeight: the height of the first block.
+    ///   - chain: full chain parameters; when given, overrides `seed`, `txsPerBlock` and `startHeight`.
+    ///   - rateLimits: rate limits per family.
+    ///   - initialPrices: starting prices.
+    ///   - clock: the wall clock.
+    ///   - logger: the server's logger.
+    public init(
+        seed: UInt64 = 42,
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        blockInterval: Duration? = nil,
+        txsPerBlock: Int = 50,
+        startHeight: Int = 800_000,
+        chain: ChainParameters? = nil,
+        rateLimits: [ProviderFamily: RateLimit] = [:],
+        initialPrices: [PriceCurrency: Decimal] = [:],
+        clock: any SimnetClock = SystemSimnetClock(),
+        logger: Logger? = nil
+    ) {
+        self.chain = chain ?? ChainParameters(seed: seed, startHeight: startHeight, txsPerBlock: txsPerBlock)
+        self.host = host
+        self.port = port
+        self.blockInterval = blockInterval
+        self.rateLimits = rateLimits
+        self.initialPrices = initialPrices
+        self.clock = clock
+        self.logger =
+            logger
+            ?? {
+                var logger = Logger(label: "watcher.simnet")
+                logger.logLevel = .warning
+                return logger
+            }()
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+import WatcherCore
+
+/// The simnet's shared state: the chain and prices behind one lock, the traffic policy behind
+/// another. Readers take a copy-on-write snapshot under the lock and render outside it, so slow
+/// renders never block other requests.
+final class SimnetEngine: Sendable {
+    struct World: Sendable {
+        var chain: ChainModel
+        var prices: PriceModel
+    }
+
+    let clock: any SimnetClock
+    private let world: Mutex<World>
+    private let traffic: Mutex<TrafficPolicy>
+
+    init(configuration: SimnetConfiguration) {
+        clock = configuration.clock
+        var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
+        prices.updatedAt = configuration.clock.now()
+        world = Mutex(World(chain: ChainModel(parameters: configuration.chain), prices: prices))
+        var policy = TrafficPolicy(seed: configuration.chain.seed)
+        let now = configuration.clock.now()
+        for (family, limit) in configuration.rateLimits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            policy.setRateLimit(limit, for: family, now: now)
+        }
+        traffic = Mutex(policy)
+    }
+
+    /// A consistent copy of chain and prices.
+    func snapshot() -> World {
+        world.withLock { $0 }
+    }
+
+    func mine(count: Int) throws(ChainModel.Failure) -> [SimBlock] {
+        let now = clock.now()
+        return try world.withLock { world throws(ChainModel.Failure) in
+            let blocks = try world.chain.mine(count: count)
+            for _ in blocks { world.prices.step() }
+            world.prices.updatedAt = now
+            return blocks
+        }
+    }
+
+    func pay(to address: SimAddress, amountSat: Int64) throws(ChainModel.Failure) -> SimTransaction {
+        try world.withLock { world throws(ChainModel.Failure) in
+            try world.chain.pay(to: address, amountSat: amountSat)
+        }
+    }
+
+    func reorg(depth: Int) throws(ChainModel.Failure) -> [ReorgedBlock] {
+        try world.withLock { world throws(ChainModel.Failure) in
+            try world.chain.reorg(depth: depth)
+        }
+    }
+
+    func setPrices(_ prices: [PriceCurrency: Decimal]) -> [PriceCurrency: Decimal] {
+        let now = clock.now()
+        return world.withLock { world in
+            world.prices.set(prices)
+            world.prices.updatedAt = now
+            return world.prices.prices
+        }
+    }
+
+    func admit(family: ProviderFamily, path: String) -> TrafficPolicy.Admission {
+        let now = clock.now()
+        return traffic.withLock { $0.admit(family: family, path: path, now: now) }
+    }
+
+    func log(family: ProviderFamily, path: String, status: Int, fault: FaultConfiguration.Kind?) {
+        let now = clock.now()
+        traffic.withLock { $0.log(family: family, path: path, status: status, retryAfter: nil, fault: fault, now: now) }
+    }
+
+    func setRateLimit(_ limit: RateLimit?, for family: ProviderFamily) {
+        let now = clock.now()
+        traffic.withLock { $0.setRateLimit(limit, for: family, now: now) }
+    }
+
+    func setFaults(_ configuration: FaultConfiguration?, for family: ProviderFamily) {
+        traffic.withLock { $0.setFaults(configuration, for: family) }
+    }
+
+    func stats() -> SimnetStats {
+        traffic.withLock { $0.stats }
+    }
+
+    func resetStats() {
+        traffic.withLock { $0.resetStats() }
+    }
+}

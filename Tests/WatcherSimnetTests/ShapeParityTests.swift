@@ -1,0 +1,154 @@
+import Testing
+import WatcherSimnet
+
+/// For each kind of real body the simnet imitates, every key path of the real fixture appears in the
+/// simnet's body with the same JSON type (extra simnet keys are fine). Fixtures: `Fixtures/SOURCES.md`.
+///
+/// Several Blockbook fields are omitted when empty (`omitempty`: `vout` 0, `lockTime` 0, `spent` false,
+/// `isOwn` false, …), so where a field depends on the data the test looks through candidate bodies
+/// (e.g. the transactions of one block) for one that covers the fixture. Documented exceptions are
+/// listed next to each case.
+@Suite("Shape parity with real provider bodies")
+struct ShapeParityTests {
+    private static let configuration = SimnetConfiguration(seed: 42)
+
+    /// Asserts that at least one candidate body covers the fixture's shape.
+    private func expectParity(
+        fixture: String,
+        paths candidates: [String],
+        simnet: Simnet,
+        except exceptions: [JSONShape.Exception] = [],
+        select: (JSONNode) -> JSONNode = { $0 }
+    ) async throws {
+        let real = JSONShape(select(try JSONNode.parse(try SimnetHarness.fixture(fixture))))
+        var best: [String]?
+        for path in candidates {
+            let answer = try await SimnetHarness.get(simnet, path)
+            #expect(answer.status == 200, "\(path) answered \(answer.status): \(answer.text.prefix(200))")
+            let problems = JSONShape(try answer.json()).violations(coveringReal: real, except: exceptions)
+            if problems.isEmpty { return }
+            if best == nil || problems.count < best?.count ?? 0 { best = problems }
+        }
+        Issue.record("no simnet body covers \(fixture): \(best ?? ["no candidates"])")
+    }
+
+    @Test func blockbookStatusAndBlockIndex() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await expectParity(fixture: "blockbook/status.json", paths: ["/api/"], simnet: simnet)
+            try await expectParity(
+                fixture: "blockbook/block-index.json",
+                paths: ["/api/v2/block-index/800001"],
+                simnet: simnet
+            )
+        }
+    }
+
+    @Test func blockbookBlock() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await simnet.mine(count: 4)
+            // A block below the tip, so `nextBlockHash` exists and some of its outputs are spent.
+            for fixture in ["blockbook/block-2648059-page1.json", "blockbook/block-225493-page1.json"] {
+                try await expectParity(fixture: fixture, paths: ["/api/v2/block/800002"], simnet: simnet)
+            }
+        }
+    }
+
+    @Test func blockbookTransactions() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await simnet.mine(count: 2)
+            let chain = await simnet.chain()
+            let block = try #require(chain.block(height: 800003))
+            let confirmed = block.txids.dropFirst().map { "/api/v2/tx/\($0)" }
+            // tx.json has an input with `vout` 1 and a non-zero `lockTime`: omitted by Blockbook when 0.
+            try await expectParity(fixture: "blockbook/tx.json", paths: confirmed, simnet: simnet)
+            try await expectParity(fixture: "blockbook/tx-testchain.json", paths: confirmed, simnet: simnet)
+
+            let funded = try #require(await simnet.addresses().first)
+            for _ in 0..<4 { try await simnet.pay(to: funded.address, amountSat: 10_000) }
+            let mempool = await simnet.chain().mempool.map { "/api/v2/tx/\($0)" }
+            // tx-unconfirmed.json: coinSpecificData.vin[].txinwitness needs a segwit input, so look
+            // through the mempool for one.
+            try await expectParity(fixture: "blockbook/tx-unconfirmed.json", paths: mempool, simnet: simnet)
+        }
+    }
+
+    @Test func blockbookAddressAtEachDetailsLevel() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await simnet.mine(count: 3)
+            let busiest = try #require(await simnet.addresses().max { $0.confirmedTxCount < $1.confirmedTxCount })
+            let base = "/api/v2/address/\(busiest.address)"
+            try await expectParity(
+                fixture: "blockbook/address-basic.json",
+                paths: ["\(base)?details=basic"],
+                simnet: simnet
+            )
+            // No real details=tokens body is in the fixtures; for a Bitcoin address it is the basic body
+            // plus the unconfirmed fields, so the basic fixture must be covered too.
+            try await expectParity(
+                fixture: "blockbook/address-basic.json",
+                paths: ["\(base)?details=tokens"],
+                simnet: simnet
+            )
+            for fixture in ["blockbook/address-txids.json", "blockbook/address-txids-testchain.json"] {
+                try await expectParity(fixture: fixture, paths: [base, "\(base)?details=txids"], simnet: simnet)
+            }
+            for fixture in ["blockbook/address-txs.json", "blockbook/address-txs-ltc-mainnet.json"] {
+                try await expectParity(fixture: fixture, paths: ["\(base)?details=txs"], simnet: simnet)
+            }
+        }
+    }
+
+    @Test func blockbookTickers() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await expectParity(
+                fixture: "blockbook/tickers-usd.json",
+                paths: ["/api/v2/tickers/?currency=usd"],
+                simnet: simnet
+            )
+            // tickers.json lists eur and usd; the simnet lists eur, gbp and usd.
+            try await expectParity(fixture: "blockbook/tickers.json", paths: ["/api/v2/tickers/"], simnet: simnet)
+        }
+    }
+
+    @Test func rawaddrMultiaddrAndLatestBlock() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await simnet.mine(count: 3)
+            let truths = await simnet.addresses()
+            let p2pkh = try #require(
+                truths.filter { $0.kind == .p2pkh }.max { $0.confirmedTxCount < $1.confirmedTxCount }
+            )
+            for fixture in [
+                "rawaddr/rawaddr_p2pkh_2tx_zero_balance.json", "rawaddr/rawaddr_p2pkh_page_of_3340_txs.json",
+            ] {
+                try await expectParity(fixture: fixture, paths: ["/rawaddr/\(p2pkh.address)"], simnet: simnet)
+            }
+            let pair = truths.prefix(2).map(\.address).joined(separator: "%7C")
+            for fixture in ["rawaddr/multiaddr_single_bech32_2tx.json", "rawaddr/multiaddr_two_bech32_3tx.json"] {
+                try await expectParity(fixture: fixture, paths: ["/multiaddr?active=\(pair)&n=100"], simnet: simnet)
+            }
+            // No /latestblock body is in the fixtures; multiaddr's `info.latest_block` is the same object
+            // (hash, height, time, block_index), so compare against that real sub-object.
+            try await expectParity(
+                fixture: "rawaddr/multiaddr_two_bech32_3tx.json",
+                paths: ["/latestblock"],
+                simnet: simnet,
+                select: { $0["info"]?["latest_block"] ?? .null }
+            )
+        }
+    }
+
+    @Test func priceFeeds() async throws {
+        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+            try await expectParity(
+                fixture: "price/coindesk_currentprice_2021-09-30.json",
+                paths: ["/v1/bpi/currentprice.json"],
+                simnet: simnet
+            )
+            try await expectParity(
+                fixture: "price/coinbase_v2_prices_btc_usd_spot.json",
+                paths: ["/v2/prices/BTC-USD/spot", "/v2/prices/BTC-GBP/spot", "/v2/prices/BTC-EUR/spot"],
+                simnet: simnet
+            )
+        }
+    }
+}
