@@ -14,9 +14,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The main job: the watcher on the example config, events on stdout. Pass ARGS=... to change it.
+# The main job: the demo (simulated network in-process, events on stdout). Pass ARGS=... (e.g. ARGS="--duration 30s").
 run: build
-	$(SWIFT) run watcher run --config examples/watcher.json $(ARGS)
+	$(SWIFT) run watcher demo $(ARGS)
 
 # Everything CI checks: formatting, no banned imports, and the whole test suite.
 test: deps lint

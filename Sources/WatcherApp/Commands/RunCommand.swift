@@ -1,13 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Prometheus
-import ServiceLifecycle
-import UnixSignals
 import WatcherCore
-import WatcherHTTP
-import WatcherStatus
-import WatcherStorage
 
 /// `watcher run`: the daemon.
 struct RunCommand: AsyncParsableCommand {
@@ -43,79 +37,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try options.load()
-        let logger = Logger(label: "watcher")
-        for warning in config.warnings { logger.warning("\(warning)") }
-        let store: Store
-        do {
-            store = try Store(path: config.storage.path, options: config.storage.environmentOptions, logger: logger)
-        } catch {
-            throw CommandFailure.runtime("cannot open the store: \(error)")
-        }
-        let httpClient = HTTPClientService(logger: logger)
-        let registry = PrometheusCollectorRegistry()
-        let metrics = WatcherMetrics(factory: PrometheusMetricsFactory(registry: registry))
-        let runtime: WatcherRuntime
-        do {
-            runtime = try WatcherRuntime(
-                config: config,
-                store: store,
-                http: httpClient.client,
-                logger: logger,
-                metrics: metrics,
-                checkInterval: Duration(configText: checkInterval) ?? .seconds(30)
-            )
-        } catch {
-            await httpClient.shutdown()
-            await store.close()
-            throw CommandFailure.runtime("\(error)")
-        }
-        var services: [any Service] = [StorageService(store: store, logger: logger), httpClient]
-        services += runtime.services
-        if let http, let (host, port) = Self.hostPort(http) {
-            let sinkIDs = config.sinks.map(\.id)
-            let sources = StatusServer.Sources(store: store, board: runtime.board, registry: registry) {
-                guard let (last, cursors) = try? store.read({ (try $0.lastEventSeq(), try $0.cursors()) }) else {
-                    return
-                }
-                for sink in sinkIDs { metrics.sinkLag(sink, Int(last - min(last, cursors[sink] ?? 0))) }
-            }
-            services.append(
-                StatusServer(host: host, port: port, sources: sources, logger: logger) { bound in
-                    logger.info("status server listening", metadata: ["address": "http://\(host):\(bound)"])
-                }
-            )
-        }
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
+        let daemon = Daemon(
+            config: try options.load(),
+            statusAddress: http.flatMap(Self.hostPort),
+            checkInterval: Duration(configText: checkInterval) ?? .seconds(30)
         )
-        logger.info(
-            "watcher started",
-            metadata: [
-                "providers": "\(config.providers.count)", "watches": "\(config.watches.count)",
-                "sinks": "\(config.sinks.count)", "data": "\(config.storage.path)",
-            ]
-        )
-        do {
-            try await group.run()
-        } catch {
-            throw CommandFailure.runtime("\(error)")
-        }
-        logger.info("watcher stopped")
-    }
-}
-
-extension StorageSettings {
-    /// LMDB options from the `storage` section.
-    var environmentOptions: EnvironmentOptions {
-        EnvironmentOptions(
-            mapSize: mapSize,
-            maxMapSize: maxMapSize,
-            durability: durability == "nometasync" ? .noMetaSync : .full
-        )
+        try await daemon.run(logger: Logger(label: "watcher"))
     }
 }

@@ -13,8 +13,14 @@ public struct ConfigOptions: ParsableArguments {
     /// Loads and validates the config.
     /// - Throws: ``CommandFailure`` with exit code 2 listing every problem.
     public func load(registry: PluginRegistry = .builtIn) throws -> WatcherConfig {
+        try Self.load(file: config, registry: registry)
+    }
+
+    /// Loads and validates a config file.
+    /// - Throws: ``CommandFailure`` with exit code 2 listing every problem.
+    public static func load(file: String, registry: PluginRegistry = .builtIn) throws -> WatcherConfig {
         do {
-            return try ConfigLoader(registry: registry).load(file: config)
+            return try ConfigLoader(registry: registry).load(file: file)
         } catch {
             throw CommandFailure.usage(error.description)
         }

@@ -10,6 +10,9 @@ enum AddressEvents {
         var entry: AddressBook.Entry
         var builder: EventBuilder
         var prices: [PriceQuote]
+        /// Hashes of recent blocks by height (from the stored header window), for providers that report only a
+        /// transaction's block height: ids then name the same block whichever provider answered.
+        var blockHashes: [Int: String] = [:]
     }
 
     /// Fiat values of `sats` at the latest stored prices, e.g. `{"USD": "97.12"}`.

@@ -13,10 +13,17 @@ struct AddressTracker: Sendable {
 
     /// One round over every address in `book`.
     func poll(_ book: AddressBook) async throws {
+        guard !book.entries.isEmpty else { return }
+        let chain = self.chain
+        // Confirmations are computed from the tip: a baseline without one would mistake old transactions for new.
+        var tipHint: Int?
+        if try context.store.read({ try $0.tip(chain: chain) }) == nil {
+            tipHint = try await context.ask(providers, .tip) { try await $0.tip() }.height
+        }
         let summaries = try await fetchSummaries(book.entries.keys.sorted())
         for (address, summary) in summaries.sorted(by: { $0.key < $1.key }) {
             guard let entry = book.entries[address] else { continue }
-            try await reconcile(entry, summary)
+            try await reconcile(entry, summary, tipHint: tipHint)
         }
     }
 
@@ -39,7 +46,7 @@ struct AddressTracker: Sendable {
     }
 
     /// Compares one summary with the stored state and commits what changed.
-    func reconcile(_ entry: AddressBook.Entry, _ summary: AddressSummary) async throws {
+    func reconcile(_ entry: AddressBook.Entry, _ summary: AddressSummary, tipHint: Int? = nil) async throws {
         let chain = self.chain
         let stored = try context.store.read { try $0.addressState(chain: chain, address: entry.address) }
         let baseline = stored?.summary == nil
@@ -65,8 +72,15 @@ struct AddressTracker: Sendable {
             var state =
                 try txn.addressState(chain: chain, address: entry.address)
                 ?? AddressState(chain: chain, address: entry.address)
-            let subject = AddressEvents.Subject(chain: chain, entry: entry, builder: builder, prices: try txn.prices())
-            let tipHeight = try txn.tip(chain: chain)?.height
+            let headers = try txn.recentHeaders(chain: chain, limit: .max)
+            let subject = AddressEvents.Subject(
+                chain: chain,
+                entry: entry,
+                builder: builder,
+                prices: try txn.prices(),
+                blockHashes: Dictionary(headers.map { ($0.height, $0.hash) }) { first, _ in first }
+            )
+            let tipHeight = try txn.tip(chain: chain)?.height ?? tipHint
             let events = AddressEvents.apply(
                 &state,
                 summary: summary,

@@ -1,0 +1,113 @@
+import Logging
+import Prometheus
+import ServiceLifecycle
+import UnixSignals
+import WatcherCore
+import WatcherHTTP
+import WatcherStatus
+import WatcherStorage
+
+/// Builds and runs the daemon's `ServiceGroup` (what `watcher run` and `watcher demo` share).
+struct Daemon {
+    /// The validated config.
+    var config: WatcherConfig
+    /// Where the status server listens, if anywhere.
+    var statusAddress: (host: String, port: Int)?
+    /// How often providers are probed.
+    var checkInterval: Duration = .seconds(30)
+    /// Services started last and stopped first (the demo's traffic driver).
+    var extraServices: [any Service] = []
+    /// Stop by itself after this long.
+    var duration: Duration?
+
+    func run(logger: Logger) async throws {
+        for warning in config.warnings { logger.warning("\(warning)") }
+        let store: Store
+        do {
+            store = try Store(path: config.storage.path, options: config.storage.environmentOptions, logger: logger)
+        } catch {
+            throw CommandFailure.runtime("cannot open the store: \(error)")
+        }
+        let httpClient = HTTPClientService(logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        let metrics = WatcherMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let runtime: WatcherRuntime
+        do {
+            runtime = try WatcherRuntime(
+                config: config,
+                store: store,
+                http: httpClient.client,
+                logger: logger,
+                metrics: metrics,
+                checkInterval: checkInterval
+            )
+        } catch {
+            await httpClient.shutdown()
+            await store.close()
+            throw CommandFailure.runtime("\(error)")
+        }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] =
+            ([StorageService(store: store, logger: logger), httpClient] + runtime.services).map { .init(service: $0) }
+        if let (host, port) = statusAddress {
+            let sinkIDs = config.sinks.map(\.id)
+            let sources = StatusServer.Sources(store: store, board: runtime.board, registry: registry) {
+                guard let (last, cursors) = try? store.read({ (try $0.lastEventSeq(), try $0.cursors()) }) else {
+                    return
+                }
+                for sink in sinkIDs { metrics.sinkLag(sink, Int(last - min(last, cursors[sink] ?? 0))) }
+            }
+            let server = StatusServer(host: host, port: port, sources: sources, logger: logger) { bound in
+                logger.info("status server listening", metadata: ["address": "http://\(host):\(bound)"])
+            }
+            services.append(.init(service: server))
+        }
+        services += extraServices.map { .init(service: $0) }
+        if let duration {
+            services.append(
+                .init(service: StopAfter(duration: duration), successTerminationBehavior: .gracefullyShutdownGroup)
+            )
+        }
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services,
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        // A slow shutdown escalates to cancellation, so the process exits within 5 s of a signal.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        logger.info(
+            "watcher started",
+            metadata: [
+                "providers": "\(config.providers.count)", "watches": "\(config.watches.count)",
+                "sinks": "\(config.sinks.count)", "data": "\(config.storage.path)",
+            ]
+        )
+        do {
+            try await group.run()
+        } catch {
+            throw CommandFailure.runtime("\(error)")
+        }
+        logger.info("watcher stopped")
+    }
+}
+
+/// Ends the group after a fixed time (`--duration`).
+struct StopAfter: Service {
+    let duration: Duration
+
+    func run() async throws {
+        // A signal's graceful shutdown cancels the sleep; either way the group then shuts down.
+        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
+    }
+}
+
+extension StorageSettings {
+    /// LMDB options from the `storage` section.
+    var environmentOptions: EnvironmentOptions {
+        EnvironmentOptions(
+            mapSize: mapSize,
+            maxMapSize: maxMapSize,
+            durability: durability == "nometasync" ? .noMetaSync : .full
+        )
+    }
+}
