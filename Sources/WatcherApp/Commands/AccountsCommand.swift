@@ -79,11 +79,11 @@ extension AccountsCommand {
             }
             await store.close()
             let summaries = Dictionary(states.compactMap { state in state.summary.map { (state.address, $0) } }) {
-                a,
-                _ in a
+                first, _ in first
             }
+            let followed = Followed.all(config: config, chain: chain, accounts: accounts)
             if json {
-                let items = accounts.map {
+                let items = followed.map {
                     ExplorerJSON.account(
                         address: $0.address,
                         label: $0.label,
@@ -94,15 +94,15 @@ extension AccountsCommand {
                 Output.out(JSONValue.array(items).serialized(pretty: true))
                 return
             }
-            guard !accounts.isEmpty else {
+            guard !followed.isEmpty else {
                 Output.out("no followed accounts; add one with `watcher accounts add <address>`")
                 return
             }
             let currencies = prices.map(\.currency).sorted()
-            var rows = [["ADDRESS", "LABEL", "BALANCE (BTC)"] + currencies]
-            for account in accounts {
+            var rows = [["ADDRESS", "LABEL", "WATCH", "BALANCE (BTC)"] + currencies]
+            for account in followed {
                 let balance = summaries[account.address]?.balanceSat
-                var row = [account.address, account.label ?? "", balance.map(Satoshi.btc) ?? "pending"]
+                var row = [account.address, account.label ?? "", account.watch, balance.map(Satoshi.btc) ?? "pending"]
                 for currency in currencies {
                     let price = prices.first { $0.currency == currency }?.price
                     row.append(balance.flatMap { sats in price.map { ExplorerJSON.fiatText(sats, $0) } } ?? "-")
@@ -144,7 +144,10 @@ extension AccountsCommand {
                 )
             }
             await store.close()
-            guard let account else { throw CommandFailure.runtime("\(canonical) is not followed") }
+            let configured = Followed.all(config: config, chain: chain, accounts: account.map { [$0] } ?? [])
+            guard let account = configured.first(where: { $0.address == canonical }) else {
+                throw CommandFailure.runtime("\(canonical) is not followed")
+            }
             let summary = state?.summary
             if json {
                 Output.out(
@@ -196,5 +199,26 @@ extension AccountsCommand {
             guard removed else { throw CommandFailure.runtime("\(canonical) is not followed") }
             Output.out("stopped following \(canonical)")
         }
+    }
+}
+
+/// An address the watcher follows: from an `address` watch in the config, or added with `accounts add`.
+struct Followed {
+    var address: String
+    var label: String?
+    var watch: String
+
+    /// Config watches first (in file order), then CLI-followed accounts not already in the config.
+    static func all(config: WatcherConfig, chain: String, accounts: [Account]) -> [Followed] {
+        var result: [Followed] = []
+        for watch in config.watches where watch.kind == .address && watch.chain == chain {
+            for item in watch.addresses where !result.contains(where: { $0.address == item.address }) {
+                result.append(Followed(address: item.address, label: item.label, watch: watch.id))
+            }
+        }
+        for account in accounts where !result.contains(where: { $0.address == account.address }) {
+            result.append(Followed(address: account.address, label: account.label, watch: "accounts"))
+        }
+        return result
     }
 }
