@@ -246,6 +246,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "WatcherCore",
+                "WatcherStorage",
+                "WatcherEngine",
+                "WatcherSinks",
+                "WatcherHTTP",
+                "WatcherSimnet",
+                "BlockbookProvider",
+                "RawAddrProvider",
+                "CoinDeskProvider",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WatcherAppTests",
             dependencies: ["WatcherApp", "WatcherCore", "WatcherStorage", "watcher"],
             swiftSettings: swiftSettings

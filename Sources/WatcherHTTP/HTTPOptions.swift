@@ -9,6 +9,17 @@ public struct HTTPOptions: Sendable {
     /// Extra headers, e.g. an API key from `${ENV}`.
     public var headers: [(name: String, value: String)]
 
+    /// Creates options directly (tests and custom builds).
+    public init(
+        timeout: Duration = .seconds(15),
+        maxBodyBytes: Int = 8 << 20,
+        headers: [(name: String, value: String)] = []
+    ) {
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        self.headers = headers
+    }
+
     /// Reads `timeout`, `maxBodyBytes` and `headers` from a plugin's options.
     public init(from reader: ObjectReader, timeout: Duration = .seconds(15)) {
         self.timeout =

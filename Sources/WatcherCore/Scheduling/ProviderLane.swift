@@ -77,7 +77,10 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
             inFlight += 1
             actions.append(.grant(queue.remove(at: index).id))
         }
-        if let soonest = queue.map(\.deadline).min() { wake = wake.map { min($0, soonest) } ?? soonest }
+        // Waiting on time (a token, a cool-down): wake then, or at a deadline that comes first. Waiting on the
+        // concurrency cap: a finishing request polls again, so no timer is needed (and a simulated clock does not
+        // jump ahead while requests are in flight).
+        if let waitingOnTime = wake, let soonest = queue.map(\.deadline).min() { wake = min(waitingOnTime, soonest) }
         return (actions, wake)
     }
 
