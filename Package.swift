@@ -220,7 +220,9 @@ let package = Package(
                 "WatcherTesting",
                 "WatcherSimnet",
                 "WatcherHTTP",
+                "WatcherCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
@@ -267,7 +269,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WatcherAppTests",
-            dependencies: ["WatcherApp", "WatcherCore", "WatcherStorage", "watcher"],
+            dependencies: ["WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "watcher"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,57 @@
+import WatcherCore
+import WatcherHTTP
+
+/// The `blockbook` plugin: Trezor Blockbook REST v2, for chain data and, through `/api/v2/tickers`, prices.
+public enum BlockbookPlugin: ProviderPlugin {
+    /// Options of a `blockbook` provider.
+    public struct Options: PluginOptions {
+        /// The instance's base URL, e.g. `https://btc1.trezor.io`.
+        public var url: String
+        /// Timeout, body cap, headers.
+        public var http: HTTPOptions
+        /// Currencies the tickers endpoint is asked for.
+        public var currencies: [String]
+
+        public init(from reader: ObjectReader) {
+            url = reader.url("url", required: true, doc: "Base URL of the Blockbook instance.") ?? ""
+            http = HTTPOptions(from: reader)
+            currencies = reader.strings(
+                "currencies",
+                default: ["USD", "GBP", "EUR"],
+                doc: "Fiat currencies asked of /api/v2/tickers when used as a price provider."
+            )
+        }
+    }
+
+    public static let descriptor = PluginDescriptor(
+        type: "blockbook",
+        role: .chain,
+        summary: "Trezor Blockbook REST v2: tip, blocks, addresses, transactions, and fiat tickers.",
+        capabilities: [
+            "status", "tip", "block", "blockTransactions", "address", "addressTransactions", "transaction", "prices",
+        ],
+        defaultRateLimit: RateLimit(requests: 20, per: .seconds(60), burst: 20, concurrency: 4)
+    )
+
+    public static func makeChainProvider(id: String, options: Options, context: PluginContext) throws
+        -> (any ChainProvider)?
+    {
+        make(id: id, options: options, context: context)
+    }
+
+    public static func makePriceProvider(id: String, options: Options, context: PluginContext) throws
+        -> (any PriceProvider)?
+    {
+        make(id: id, options: options, context: context)
+    }
+
+    static func make(id: String, options: Options, context: PluginContext) -> BlockbookProvider {
+        BlockbookProvider(
+            id: id,
+            baseURL: options.url,
+            http: context.http,
+            options: options.http,
+            currencies: options.currencies
+        )
+    }
+}

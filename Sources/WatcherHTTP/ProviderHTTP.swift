@@ -1,0 +1,316 @@
+import Foundation
+import WatcherCore
+
+/// How one provider adapter talks HTTP: builds URLs under its base URL, applies its ``HTTPOptions`` (time
+/// budget, body cap, extra headers), and maps every transport failure and generic status to the one typed
+/// error set, ``ProviderError``, carrying the provider id.
+///
+/// Adapters keep only what is particular to their API: the paths they ask for and the error bodies they
+/// understand. Everything else goes through here so that all adapters fail the same way:
+/// - ``HTTPFetchError/timeout(_:)`` → ``ProviderError/timeout(provider:after:)``
+/// - ``HTTPFetchError/tooLarge(limit:)`` → ``ProviderError/invalidResponse(provider:detail:)``
+/// - ``HTTPFetchError/transport(_:)`` (and any other fetch failure) → ``ProviderError/transport(provider:detail:)``
+/// - HTTP 429 → ``ProviderError/rateLimited(provider:retryAfter:)`` with `Retry-After` read by ``RetryAfter``
+/// - HTTP 5xx → ``ProviderError/unavailable(provider:status:detail:)``
+/// - a body that is not JSON, or JSON of the wrong shape → ``ProviderError/invalidResponse(provider:detail:)``
+///
+/// ## Example
+/// ```swift
+/// let http = ProviderHTTP(provider: "bb", baseURL: options.url, http: context.http, options: options.http)
+/// let response = try await http.get("/api/v2/tx/\(ProviderHTTP.escape(txid))")
+/// try http.checkStatus(response)
+/// let txid = try http.json(response).required("txid").string()
+/// ```
+public struct ProviderHTTP: Sendable {
+    /// The provider id every error names.
+    public let provider: String
+    /// The base URL without a trailing slash.
+    public let baseURL: String
+    /// The shared transport.
+    public let http: any HTTPFetching
+    /// Time budget, body cap and extra headers.
+    public let options: HTTPOptions
+
+    /// Creates a client for one provider.
+    public init(provider: String, baseURL: String, http: any HTTPFetching, options: HTTPOptions) {
+        self.provider = provider
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.http = http
+        self.options = options
+    }
+
+    /// `GET` `path` (starting with `/`) under the base URL, with query items escaped.
+    /// - Returns: the response, whatever its status.
+    /// - Throws: ``ProviderError`` for transport failures, or `CancellationError`.
+    public func get(_ path: String, query: [(String, String)] = []) async throws -> HTTPResponseData {
+        try await get(url: baseURL + path + Self.queryString(query))
+    }
+
+    /// `GET` an absolute URL with this provider's options.
+    /// - Throws: ``ProviderError`` for transport failures, or `CancellationError`.
+    public func get(url: String) async throws -> HTTPResponseData {
+        do {
+            return try await http.fetch(options.request(url))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as HTTPFetchError {
+            throw Self.error(error, provider: provider)
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError.transport(provider: provider, detail: String(describing: error))
+        }
+    }
+
+    /// The ``ProviderError`` for a fetch failure.
+    public static func error(_ error: HTTPFetchError, provider: String) -> ProviderError {
+        switch error {
+        case .timeout(let budget): .timeout(provider: provider, after: budget)
+        case .tooLarge(let limit):
+            .invalidResponse(provider: provider, detail: "response body larger than the \(limit)-byte cap")
+        case .transport(let detail): .transport(provider: provider, detail: detail)
+        }
+    }
+
+    /// Throws for the statuses every API means the same way: 429 (rate limited, with `Retry-After`) and
+    /// 5xx (unavailable, with the start of the body as detail). Other statuses are the adapter's to read.
+    public func checkStatus(_ response: HTTPResponseData, now: Date = Date()) throws {
+        if response.status == 429 { throw rateLimited(response, now: now) }
+        if response.status >= 500 {
+            let text = Self.errorText(response.body)
+            throw ProviderError.unavailable(
+                provider: provider,
+                status: response.status,
+                detail: text.isEmpty ? nil : text
+            )
+        }
+    }
+
+    /// The message of an error body: the `error` or `message` string of a JSON object (Blockbook, haskoin),
+    /// the first of Coinbase's `errors`, else ``snippet(_:limit:)`` of the text.
+    public static func errorText(_ body: [UInt8]) -> String {
+        if let json = try? JSONValue.parse(body) {
+            let first = json["errors"]?[0]
+            for candidate in [json["error"], json["message"], first?["message"]] {
+                if case .string(let text)? = candidate, !text.isEmpty { return text }
+            }
+        }
+        return snippet(body)
+    }
+
+    /// ``ProviderError/rateLimited(provider:retryAfter:)`` with the response's `Retry-After`, if readable.
+    public func rateLimited(_ response: HTTPResponseData, now: Date = Date()) -> ProviderError {
+        .rateLimited(
+            provider: provider,
+            retryAfter: response.header("Retry-After").flatMap { RetryAfter.parse($0, now: now) }
+        )
+    }
+
+    /// Parses the body as JSON.
+    /// - Throws: ``ProviderError/invalidResponse(provider:detail:)`` naming the position of the problem.
+    public func json(_ response: HTTPResponseData) throws -> JSONNode {
+        try Self.json(response.body, provider: provider)
+    }
+
+    /// Parses `body` as JSON for `provider`.
+    /// - Throws: ``ProviderError/invalidResponse(provider:detail:)`` naming the position of the problem.
+    public static func json(_ body: [UInt8], provider: String) throws -> JSONNode {
+        do {
+            return JSONNode(try JSONValue.parse(body), path: "", provider: provider)
+        } catch {
+            let start = snippet(body, limit: 60)
+            throw ProviderError.invalidResponse(
+                provider: provider,
+                detail: "not JSON (\(error))"
+                    + (start.isEmpty ? ", empty body" : ", body starts \(JSONValue.quoted(start))")
+            )
+        }
+    }
+
+    /// The body as text, whitespace trimmed and HTML tags dropped, at most `limit` characters: for error
+    /// messages and for APIs that answer errors in plain text.
+    public static func snippet(_ body: [UInt8], limit: Int = 200) -> String {
+        var text = String(decoding: body.prefix(4096), as: UTF8.self)
+        if text.contains("<") {
+            if let title = text.range(of: "<title>"),
+                let end = text.range(of: "</title>", range: title.upperBound..<text.endIndex)
+            {
+                text = String(text[title.upperBound..<end.lowerBound])
+            } else {
+                text = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+            }
+        }
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.count > limit ? String(words.prefix(limit)) + "…" : words
+    }
+
+    /// Percent-escapes one path segment (everything but RFC 3986 unreserved characters), so that input such
+    /// as an address or txid cannot reach another endpoint.
+    public static func escape(_ segment: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128))
+        )
+        allowed.insert(charactersIn: "-._~")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// `?k=v&…` with keys and values escaped, or `""` without items.
+    public static func queryString(_ items: [(String, String)]) -> String {
+        guard !items.isEmpty else { return "" }
+        return "?" + items.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+}
+
+extension ProviderHTTP {
+    /// A value inside a provider's JSON answer, with its path, for decoding that never crashes: every
+    /// accessor either returns the exact value or throws ``ProviderError/invalidResponse(provider:detail:)``
+    /// naming the path, e.g. `expected an integer at txs[3].blockHeight, got a string`.
+    ///
+    /// Numbers keep their text, so satoshi amounts convert to `Int64` and prices to `Decimal` exactly,
+    /// never through `Double`.
+    public struct JSONNode: Sendable {
+        /// The value.
+        public let value: JSONValue
+        /// Where it sits, e.g. `txs[3].vin[0].value`; empty for the top level.
+        public let path: String
+        /// The provider id errors name.
+        public let provider: String
+
+        /// Wraps a value.
+        public init(_ value: JSONValue, path: String, provider: String) {
+            self.value = value
+            self.path = path
+            self.provider = provider
+        }
+
+        /// The member `key`, or `nil` when it is absent or `null`.
+        public subscript(key: String) -> JSONNode? {
+            guard let member = value[key], member != .null else { return nil }
+            return JSONNode(member, path: path.isEmpty ? key : "\(path).\(key)", provider: provider)
+        }
+
+        /// The member `key`.
+        /// - Throws: when it is absent or `null` (or this is not an object).
+        public func required(_ key: String) throws -> JSONNode {
+            guard case .object = value else { throw mismatch("an object") }
+            guard let member = self[key] else { throw failure("missing \"\(key)\" at \(place)") }
+            return member
+        }
+
+        /// An ``ProviderError/invalidResponse(provider:detail:)`` about this value.
+        public func failure(_ detail: String) -> ProviderError {
+            .invalidResponse(provider: provider, detail: detail)
+        }
+
+        /// The path in words: `txs[3].value`, or `the top level`.
+        public var place: String { path.isEmpty ? "the top level" : path }
+
+        func mismatch(_ expected: String) -> ProviderError {
+            failure("expected \(expected) at \(place), got \(value.typeDescription)")
+        }
+
+        /// Whether this is `null`.
+        public var isNull: Bool { value == .null }
+
+        /// The string.
+        public func string() throws -> String {
+            guard case .string(let text) = value else { throw mismatch("a string") }
+            return text
+        }
+
+        /// The boolean.
+        public func bool() throws -> Bool {
+            guard case .bool(let flag) = value else { throw mismatch("a boolean") }
+            return flag
+        }
+
+        /// The elements.
+        public func array() throws -> [JSONNode] {
+            guard case .array(let items) = value else { throw mismatch("an array") }
+            return items.enumerated().map { JSONNode($0.element, path: "\(path)[\($0.offset)]", provider: provider) }
+        }
+
+        /// The members in document order.
+        public func members() throws -> [(key: String, node: JSONNode)] {
+            guard case .object(let members) = value else { throw mismatch("an object") }
+            return members.map {
+                ($0.key, JSONNode($0.value, path: path.isEmpty ? $0.key : "\(path).\($0.key)", provider: provider))
+            }
+        }
+
+        /// An integer written as a JSON number or a string of digits (Blockbook writes amounts as strings).
+        public func int64() throws -> Int64 {
+            let text: String
+            switch value {
+            case .number(let number): text = number
+            case .string(let string): text = string
+            default: throw mismatch("an integer")
+            }
+            guard let number = Int64(text) else {
+                throw failure("expected an integer at \(place), got \(JSONValue.quoted(text))")
+            }
+            return number
+        }
+
+        /// An `Int` (heights, counts).
+        public func int() throws -> Int {
+            let number = try int64()
+            guard let result = Int(exactly: number) else { throw failure("integer out of range at \(place)") }
+            return result
+        }
+
+        /// An exact decimal from a JSON number's text or a numeric string (`"48691.23"`), never via `Double`.
+        public func decimal() throws -> Decimal {
+            let text: String
+            switch value {
+            case .number(let number): text = number
+            case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
+            default: throw mismatch("a number")
+            }
+            guard let number = Self.exactDecimal(text) else {
+                throw failure("expected a number at \(place), got \(JSONValue.quoted(text))")
+            }
+            return number
+        }
+
+        /// A time written as unix seconds (number or digit string; values above 10^11 are read as
+        /// milliseconds) or as an ISO 8601 / RFC 3339 string.
+        public func date() throws -> Date {
+            if case .string(let text) = value, let date = Self.iso8601(text) { return date }
+            guard let seconds = try? decimal() else {
+                throw failure("expected a unix time or an ISO 8601 time at \(place), got \(value.typeDescription)")
+            }
+            let value = NSDecimalNumber(decimal: seconds).doubleValue
+            return Date(timeIntervalSince1970: value > 1e11 ? value / 1000 : value)
+        }
+
+        /// Parses strict decimal text (`-12.5`, `1e3`); `nil` for anything else, including partial text.
+        public static func exactDecimal(_ text: String) -> Decimal? {
+            let pattern = #"^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#
+            guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
+            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        }
+
+        /// Parses ISO 8601 with or without fractional seconds (any number of digits) and with `Z` or an offset.
+        public static func iso8601(_ text: String) -> Date? {
+            var trimmed = text.trimmingCharacters(in: .whitespaces)
+            if let dot = trimmed.firstIndex(of: "."),
+                let zone = trimmed[dot...].firstIndex(where: { "Z+-".contains($0) })
+            {
+                trimmed.removeSubrange(dot..<zone)  // fractions below a second do not matter for quotes and blocks
+            }
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            return formatter.date(from: trimmed)
+        }
+    }
+}
+
+extension HTTPOptions {
+    /// What a provider gets from empty options: a 15 s budget, an 8 MiB body cap, no extra headers.
+    public static var standard: HTTPOptions {
+        HTTPOptions(from: ObjectReader(.object([]), at: .root, context: ConfigContext(environment: [:])))
+    }
+}
