@@ -53,7 +53,7 @@ public struct Engine: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for job in jobs() {
                     group.addTask { await loop(job.name, every: job.every, job.body) }

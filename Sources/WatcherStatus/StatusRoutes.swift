@@ -76,27 +76,22 @@ struct StatusRoutes: Sendable {
     }
 }
 
-/// The JSON mirrors of the CLI's `--json` output.
+/// The JSON mirrors of the CLI's `--json` output (the field names are defined once, in `WatcherCore`).
 enum StatusJSON {
-    static func int(_ value: (some BinaryInteger)?) -> JSONValue { value.map { .number("\($0)") } ?? .null }
-
-    static func block(_ header: BlockHeader) -> JSONValue {
-        let formatter = ISO8601DateFormatter()
-        return .object([
-            .init("hash", .string(header.hash)), .init("height", int(header.height)),
-            .init("time", .string(formatter.string(from: header.time))),
-            .init("merkleRoot", .string(header.merkleRoot)),
-            .init("nonce", int(header.nonce)), .init("txCount", int(header.txCount)),
-        ])
-    }
+    static func block(_ header: BlockHeader) -> JSONValue { header.json }
 
     static func account(_ account: Account, _ summary: AddressSummary?) -> JSONValue {
-        .object([
-            .init("address", .string(account.address)), .init("label", account.label.map(JSONValue.string) ?? .null),
-            .init("balanceSat", int(summary?.balanceSat)), .init("totalReceivedSat", int(summary?.totalReceivedSat)),
-            .init("totalSentSat", int(summary?.totalSentSat)), .init("txCount", int(summary?.txCount)),
-            .init("unconfirmedBalanceSat", int(summary?.unconfirmedBalanceSat)),
-            .init("unconfirmedTxCount", int(summary?.unconfirmedTxCount)),
-        ])
+        let base =
+            (summary
+            ?? AddressSummary(
+                address: account.address,
+                balanceSat: nil,
+                totalReceivedSat: nil,
+                totalSentSat: nil,
+                txCount: nil,
+                unconfirmedBalanceSat: nil,
+                unconfirmedTxCount: nil
+            )).jsonMembers
+        return .object([base[0], .init("label", account.label.map(JSONValue.string) ?? .null)] + base.dropFirst())
     }
 }

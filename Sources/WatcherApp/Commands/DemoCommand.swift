@@ -42,14 +42,14 @@ struct DemoCommand: AsyncParsableCommand {
         var logger = Logger(label: "watcher")
         logger.logLevel = .notice
         // A quiet chain (few transactions, many funded addresses) so the followed addresses' own payments stand
-        // out, with block times close to now.
+        // out, with block times in the recent past (the simnet spaces blocks 10 minutes apart).
         var configuration = SimnetConfiguration(seed: seed, port: 0, blockInterval: nil)
         configuration.chain = ChainParameters(
             seed: seed,
             txsPerBlock: 8,
             mempoolTxsPerBlock: 1,
             fundedAddressCount: 200,
-            startTime: Int64(Date().timeIntervalSince1970) - 6 * 600
+            startTime: Int64(Date().timeIntervalSince1970) - 4 * 3600
         )
         let simnet = try await Simnet.start(configuration)
         do {

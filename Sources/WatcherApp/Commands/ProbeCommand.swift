@@ -164,26 +164,9 @@ struct ProbeCommand: AsyncParsableCommand {
 }
 
 extension ProbeCommand {
-    static func json(_ header: BlockHeader) -> JSONValue {
-        .object([
-            .init("hash", .string(header.hash)), .init("height", number(header.height)),
-            .init("time", time(header.time)),
-            .init("merkleRoot", .string(header.merkleRoot)), .init("nonce", number(header.nonce)),
-            .init("txCount", number(header.txCount)),
-            .init("previousHash", header.previousHash.map(JSONValue.string) ?? .null),
-        ])
-    }
+    static func json(_ header: BlockHeader) -> JSONValue { header.json }
 
-    static func json(_ summary: AddressSummary) -> JSONValue {
-        .object([
-            .init("address", .string(summary.address)), .init("balanceSat", number(summary.balanceSat)),
-            .init("totalReceivedSat", number(summary.totalReceivedSat)),
-            .init("totalSentSat", number(summary.totalSentSat)),
-            .init("txCount", number(summary.txCount)),
-            .init("unconfirmedBalanceSat", number(summary.unconfirmedBalanceSat)),
-            .init("unconfirmedTxCount", number(summary.unconfirmedTxCount)),
-        ])
-    }
+    static func json(_ summary: AddressSummary) -> JSONValue { .object(summary.jsonMembers) }
 
     static func json(_ entry: AddressTx) -> JSONValue {
         .object([

@@ -4,37 +4,24 @@ import WatcherEngine
 
 /// The JSON shapes scripts rely on; the same field names as `watcher probe`.
 enum ExplorerJSON {
-    static func time(_ date: Date) -> JSONValue {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return .string(formatter.string(from: date))
-    }
+    static func time(_ date: Date) -> JSONValue { .isoTime(date) }
 
-    static func block(_ header: BlockHeader) -> JSONValue {
-        .object([
-            .init("hash", .string(header.hash)),
-            .init("height", .number("\(header.height)")),
-            .init("time", time(header.time)),
-            .init("merkleRoot", .string(header.merkleRoot)),
-            .init("nonce", .number("\(header.nonce)")),
-            .init("txCount", .number("\(header.txCount)")),
-            .init("previousHash", header.previousHash.map(JSONValue.string) ?? .null),
-        ])
-    }
+    static func block(_ header: BlockHeader) -> JSONValue { header.json }
 
-    static func int(_ value: (some BinaryInteger)?) -> JSONValue { value.map { .number("\($0)") } ?? .null }
-
+    /// An account: the probe's address fields, its label, and its BTC and fiat value when the balance is known.
     static func account(address: String, label: String?, summary: AddressSummary?, fiat: [PriceQuote]) -> JSONValue {
-        var members: [JSONValue.Member] = [
-            .init("address", .string(address)),
-            .init("label", label.map(JSONValue.string) ?? .null),
-            .init("balanceSat", int(summary?.balanceSat)),
-            .init("totalReceivedSat", int(summary?.totalReceivedSat)),
-            .init("totalSentSat", int(summary?.totalSentSat)),
-            .init("txCount", int(summary?.txCount)),
-            .init("unconfirmedBalanceSat", int(summary?.unconfirmedBalanceSat)),
-            .init("unconfirmedTxCount", int(summary?.unconfirmedTxCount)),
-        ]
+        let base =
+            (summary
+            ?? AddressSummary(
+                address: address,
+                balanceSat: nil,
+                totalReceivedSat: nil,
+                totalSentSat: nil,
+                txCount: nil,
+                unconfirmedBalanceSat: nil,
+                unconfirmedTxCount: nil
+            )).jsonMembers
+        var members = [base[0], .init("label", label.map(JSONValue.string) ?? .null)] + base.dropFirst()
         if let balance = summary?.balanceSat {
             members.append(.init("balanceBtc", .string(Satoshi.btc(balance))))
             members.append(.init("fiat", fiatValues(balance, fiat)))
@@ -55,14 +42,7 @@ enum ExplorerJSON {
         return "\(rounded)"
     }
 
-    static func price(_ quote: PriceQuote) -> JSONValue {
-        .object([
-            .init("currency", .string(quote.currency)),
-            .init("price", .string("\(quote.price)")),
-            .init("time", time(quote.time)),
-            .init("provider", .string(quote.provider)),
-        ])
-    }
+    static func price(_ quote: PriceQuote) -> JSONValue { quote.json }
 
     /// "5 minutes ago", "in 2 hours".
     static func relative(_ date: Date, now: Date = Date()) -> String {
