@@ -222,6 +222,7 @@ let package = Package(
                 "WatcherHTTP",
                 "WatcherCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")],

@@ -67,7 +67,7 @@ struct ExampleProviderTests {
         }
     }
 
-    @Test func buildsFromConfig() throws {
+    @Test func buildsFromConfig() async throws {
         var registry = PluginRegistry()
         registry.register(LatestBlockPlugin.self)
         let config = try ConfigLoader(registry: registry, environment: [:])
@@ -77,8 +77,10 @@ struct ExampleProviderTests {
                         .utf8
                 )
             )
-        let context = PluginContext(http: StubFetcher([:]), logger: Logger(label: "test"), dataDirectory: "/tmp")
-        let provider = try #require(try config.providers.first?.plugin.makeChainProvider(context: context))
-        #expect(provider.capabilities == [.tip] && provider.id == "t")
+        try await FixtureServer.withTransport { http in
+            let context = PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp")
+            let provider = try #require(try config.providers.first?.plugin.makeChainProvider(context: context))
+            #expect(provider.capabilities == [.tip] && provider.id == "t")
+        }
     }
 }

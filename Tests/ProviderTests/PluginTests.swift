@@ -19,11 +19,10 @@ struct PluginTests {
         return registry
     }
 
-    static let context = PluginContext(
-        http: StubFetcher([:]),
-        logger: Logger(label: "test"),
-        dataDirectory: "/tmp"
-    )
+    /// A context on the real transport; nothing here is fetched.
+    static func context(_ http: any HTTPFetching) -> PluginContext {
+        PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp")
+    }
 
     func load(_ providers: String) throws(ConfigError) -> WatcherConfig {
         try ConfigLoader(registry: Self.registry, environment: ["KEY": "s3cret"])
@@ -39,7 +38,7 @@ struct PluginTests {
         }
     }
 
-    @Test func eachPluginBuildsItsRoles() throws {
+    @Test func eachPluginBuildsItsRoles() async throws {
         let config = try load(
             """
             {"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "headers": {"api-key": "${KEY}"}}},
@@ -50,33 +49,37 @@ struct PluginTests {
              "options": {"url": "https://feed.example/price/{currency_lower}", "pricePath": "last.price", "timePath": "last.time"}}
             """
         )
-        let built = try config.providers.map { provider in
-            (
-                provider.id,
-                try provider.plugin.makeChainProvider(context: Self.context),
-                try provider.plugin.makePriceProvider(context: Self.context)
+        try await FixtureServer.withTransport { http in
+            let built = try config.providers.map { provider in
+                (
+                    provider.id,
+                    try provider.plugin.makeChainProvider(context: Self.context(http)),
+                    try provider.plugin.makePriceProvider(context: Self.context(http))
+                )
+            }
+            #expect(built.map { $0.1 != nil } == [true, true, false, false, false])
+            #expect(built.map { $0.2 != nil } == [true, false, true, true, true])
+            #expect((built[1].1 as? RawAddrProvider)?.batchSize == 20)
+            #expect(
+                (built[4].2 as? JSONPriceProvider)?.feed
+                    == JSONPriceFeed(
+                        url: "https://feed.example/price/{currency_lower}",
+                        pricePath: "last.price",
+                        timePath: "last.time"
+                    )
             )
         }
-        #expect(built.map { $0.1 != nil } == [true, true, false, false, false])
-        #expect(built.map { $0.2 != nil } == [true, false, true, true, true])
-        #expect((built[1].1 as? RawAddrProvider)?.batchSize == 20)
-        #expect(
-            (built[4].2 as? JSONPriceProvider)?.feed
-                == JSONPriceFeed(
-                    url: "https://feed.example/price/{currency_lower}",
-                    pricePath: "last.price",
-                    timePath: "last.time"
-                )
-        )
         #expect(config.provider("cb")?.rateLimit == JSONPricePreset.coinbase.rateLimit)
         #expect(config.provider("bci")?.rateLimit == RawAddrPlugin.descriptor.defaultRateLimit)
     }
 
-    @Test func declaredCapabilitiesAreTheProvidersOwn() {
-        let bb = BlockbookProvider(id: "bb", baseURL: "https://bb.example", http: StubFetcher([:]))
-        #expect(Set(bb.capabilities.names + ["prices"]) == Set(BlockbookPlugin.descriptor.capabilities))
-        let bci = RawAddrProvider(id: "bci", baseURL: "https://bci.example", http: StubFetcher([:]))
-        #expect(Set(bci.capabilities.names) == Set(RawAddrPlugin.descriptor.capabilities))
+    @Test func declaredCapabilitiesAreTheProvidersOwn() async throws {
+        try await FixtureServer.withTransport { http in
+            let bb = BlockbookProvider(id: "bb", baseURL: "https://bb.example", http: http)
+            #expect(Set(bb.capabilities.names + ["prices"]) == Set(BlockbookPlugin.descriptor.capabilities))
+            let bci = RawAddrProvider(id: "bci", baseURL: "https://bci.example", http: http)
+            #expect(Set(bci.capabilities.names) == Set(RawAddrPlugin.descriptor.capabilities))
+        }
     }
 
     @Test func feedPathsAreCheckedAtLoad() {

@@ -7,6 +7,9 @@ import WatcherHTTP
 /// JSON readers every adapter decodes with.
 @Suite("ProviderHTTP")
 struct ProviderHTTPTests {
+    /// A fetcher that throws `error`: the one test double here, for the mapping in `ProviderHTTP.get(url:)` of
+    /// each error a fetcher may throw (including ones the real transport never throws, like `Oops`). Requests that
+    /// reach a server go over loopback with the real transport below.
     struct Failing: HTTPFetching {
         let error: any Error
         func fetch(_ request: HTTPRequestSpec) async throws -> HTTPResponseData { throw error }
@@ -36,11 +39,36 @@ struct ProviderHTTPTests {
         await #expect(throws: CancellationError.self) { _ = try await client(CancellationError()).get("/a") }
     }
 
+    @Test func realTransportFailuresMapToTypedErrors() async throws {
+        let big = FixtureServer.Answer(body: Array(repeating: UInt8(ascii: "x"), count: 4096))
+        try await FixtureServer.with(["/big": big]) { server in
+            let http = ProviderHTTP(
+                provider: "p",
+                baseURL: server.baseURL,
+                http: server.http,
+                options: HTTPOptions(maxBodyBytes: 1024)
+            )
+            await #expect(
+                throws: ProviderError.invalidResponse(
+                    provider: "p",
+                    detail: "response body larger than the 1024-byte cap"
+                )
+            ) {
+                _ = try await http.get("/big")
+            }
+        }
+    }
+
     @Test func requestsCarryTheOptionsAndEscapedInput() async throws {
-        let stub = StubFetcher([:])
-        let http = ProviderHTTP(provider: "p", baseURL: "https://x.example/", http: stub, options: .standard)
-        _ = try await http.get("/rawaddr/\(ProviderHTTP.escape("a/b?c"))", query: [("active", "a|b")])
-        #expect(stub.urls == ["https://x.example/rawaddr/a%2Fb%3Fc?active=a%7Cb"])
+        try await FixtureServer.with([:]) { server in
+            let options = HTTPOptions(headers: [(name: "api-key", value: "s3cret")])
+            let http = ProviderHTTP(provider: "p", baseURL: server.baseURL + "/", http: server.http, options: options)
+            let response = try await http.get("/rawaddr/\(ProviderHTTP.escape("a/b?c"))", query: [("active", "a|b")])
+            #expect(response.status == 404)
+            #expect(server.urls == ["\(server.baseURL)/rawaddr/a%2Fb%3Fc?active=a%7Cb"])
+            #expect(server.requests.first?.headers["api-key"] == "s3cret")
+            #expect(server.requests.first?.headers["user-agent"] == FixtureServer.userAgent)
+        }
     }
 
     @Test func genericStatuses() throws {
