@@ -182,6 +182,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "watcher-delivery-bench",
+            dependencies: [
+                "WatcherSinks",
+                "WatcherStorage",
+                "WatcherCore",
+                "WatcherHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/DeliveryBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "watcher-test-helper",
             dependencies: ["WatcherStorage"],
             path: "Tests/Helpers/TestHelper",
@@ -243,6 +257,9 @@ let package = Package(
                 "WatcherSinks",
                 "WatcherStorage",
                 "WatcherHTTP",
+                "WatcherCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

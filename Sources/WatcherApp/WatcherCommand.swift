@@ -15,7 +15,8 @@ public struct WatcherCommand: AsyncParsableCommand {
         version: WatcherVersion.current,
         subcommands: [
             RunCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self, ProbeCommand.self,
-            BlocksCommand.self, BlockCommand.self, AccountsCommand.self, PriceCommand.self, DemoCommand.self,
+            BlocksCommand.self, BlockCommand.self, AccountsCommand.self, PriceCommand.self, EventsCommand.self,
+            DeadLettersCommand.self, DemoCommand.self,
             SimnetCommand.self,
         ]
     )

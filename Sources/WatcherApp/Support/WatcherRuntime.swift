@@ -4,6 +4,7 @@ import ServiceLifecycle
 import WatcherCore
 import WatcherEngine
 import WatcherHTTP
+import WatcherSinks
 import WatcherStorage
 
 /// Builds the providers, sinks, scheduler and engine of a validated config, and the services that run them.
@@ -14,9 +15,11 @@ struct WatcherRuntime {
     let scheduler: Scheduler<ContinuousClock>
     let signal: LogSignal
     let engine: Engine
+    let delivery: DeliveryService
     let board: ProviderHealthBoard
     let metrics: WatcherMetrics
-    /// In start order; the group stops them in reverse (engine first, scheduler last).
+    /// In start order; the group stops them in reverse: the engine first, then delivery (workers finish while the
+    /// store and HTTP client are still open), then the scheduler.
     let services: [any Service]
 
     init(
@@ -69,6 +72,13 @@ struct WatcherRuntime {
             transitions: transitions,
             settings: Engine.Settings(healthInterval: checkInterval)
         )
-        services = [scheduler, engine]
+        delivery = DeliveryService(
+            store: store,
+            signal: signal,
+            sinks: zip(config.sinks, sinks).map { (config: $0, sink: $1) },
+            retention: config.storage.eventRetention,
+            logger: logger
+        )
+        services = [scheduler, delivery, engine]
     }
 }

@@ -1,0 +1,252 @@
+// The delivery benchmark: events/s from durable log appends through delivery to the file sink and to one webhook
+// receiver on loopback, and the latency from append to the webhook request at a steady rate.
+//
+//     swift run -c release watcher-delivery-bench [fileEvents] [webhookEvents] [latencySeconds] [rate]
+//
+// Defaults: 100000 20000 20 100. Appends are durable LMDB commits of 100 events (one per event in the latency run).
+
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+import WatcherCore
+import WatcherHTTP
+import WatcherSinks
+import WatcherStorage
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let fileEvents = arguments.count > 0 ? arguments[0] : 100_000
+let webhookEvents = arguments.count > 1 ? arguments[1] : 20_000
+let latencySeconds = arguments.count > 2 ? arguments[2] : 20
+let rate = arguments.count > 3 ? arguments[3] : 100
+let perCommit = 100
+let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// A CloudEvents envelope of about 400 bytes, like an `address.tx.confirmed`.
+func envelope(_ n: Int) -> [UInt8] {
+    let txid = String(repeating: String(format: "%08x", n), count: 8)
+    return Array(
+        (#"{"data":{"address":"bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq","balanceSat":2150000,"blockHeight":871234,"#
+            + #""chain":"btc","confirmations":1,"deltaBtc":"0.00150000","deltaSat":150000,"label":"Savings","#
+            + #""txid":"\#(txid)"},"datacontenttype":"application/json","id":"evt_\#(n)","#
+            + #""source":"watcher/savings","specversion":"1.0","subject":"bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq","#
+            + #""time":"2026-11-21T10:00:00Z","type":"address.tx.confirmed"}"#).utf8
+    )
+}
+
+func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "watcher-delivery-bench-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Appends `range` in durable commits of `perCommit`, waking the workers after each.
+func append(_ store: Store, _ signal: LogSignal, _ range: ClosedRange<Int>) async throws {
+    var start = range.lowerBound
+    while start <= range.upperBound {
+        let end = min(start + perCommit - 1, range.upperBound)
+        let batch = start...end
+        _ = try await store.write { txn in
+            for n in batch { _ = try txn.appendEvent(id: "evt_\(n)", type: "address.tx.confirmed", body: envelope(n)) }
+        }
+        signal.notify()
+        start = end + 1
+    }
+}
+
+/// Runs `service` while `body` runs, then shuts it down gracefully.
+func whileRunning<T: Sendable>(_ service: some Service, _ body: @Sendable () async throws -> T) async throws -> T {
+    let group = ServiceGroup(configuration: .init(services: [service], logger: quiet))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        let result = try await body()
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+        return result
+    }
+}
+
+/// Waits until the sink's cursor reaches `seq`.
+func waitForCursor(_ store: Store, _ sink: String, _ seq: UInt64) async throws {
+    while try store.read({ try $0.cursor(sink: sink) }) < seq { try await Task.sleep(for: .microseconds(200)) }
+}
+
+/// Appends and delivers `count` events through `sink`; returns events per second from the first append to the
+/// cursor reaching the last one, and the append rate alone (the log side's ceiling in this run).
+func throughput(_ count: Int, sink: any Sink) async throws -> (delivered: Double, appended: Double) {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let store = try Store(path: directory + "/data")
+    let signal = LogSignal()
+    let service = DeliveryService(
+        store: store,
+        signal: signal,
+        routes: [.init(sink: sink)],
+        retention: nil,
+        logger: quiet
+    )
+    let (elapsed, appending) = try await whileRunning(service) {
+        let start = ContinuousClock.now
+        try await append(store, signal, 1...count)
+        let appended = ContinuousClock.now
+        try await waitForCursor(store, sink.id, UInt64(count))
+        return (ContinuousClock.now - start, appended - start)
+    }
+    await store.close()
+    return (Double(count) / seconds(elapsed), Double(count) / seconds(appending))
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Counts webhook requests and stamps the arrival of each `webhook-id`.
+final class Receiver: Sendable {
+    let arrivals = Mutex<[String: ContinuousClock.Instant]>([:])
+    let port = Mutex<Int?>(nil)
+}
+
+struct ReceiverResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let receiver: Receiver
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let now = ContinuousClock.now
+        var request = request
+        _ = try await request.collectBody(upTo: 1 << 20)
+        if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value {
+            receiver.arrivals.withLock { $0[id] = now }
+        }
+        return Response(status: .noContent)
+    }
+}
+
+func withReceiver<T: Sendable>(_ body: @Sendable (Receiver, String) async throws -> T) async throws -> T {
+    let receiver = Receiver()
+    let app = Application(
+        responder: ReceiverResponder(receiver: receiver),
+        configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in receiver.port.withLock { $0 = channel.localAddress?.port } },
+        logger: quiet
+    )
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await app.run() }
+        while receiver.port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let url = "http://127.0.0.1:\(receiver.port.withLock { $0 } ?? 0)/hook"
+        let result = try await body(receiver, url)
+        group.cancelAll()
+        return result
+    }
+}
+
+/// Appends one event per commit at `rate` per second for `seconds`; returns append-to-arrival latencies in ms.
+func latencies(seconds: Int, rate: Int, http: HTTPTransport) async throws -> [Double] {
+    try await withReceiver { receiver, url in
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try Store(path: directory + "/data")
+        let signal = LogSignal()
+        let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        let sink = WebhookSink(id: "hook", options: options, http: http, logger: quiet)
+        let service = DeliveryService(
+            store: store,
+            signal: signal,
+            routes: [.init(sink: sink)],
+            retention: nil,
+            logger: quiet
+        )
+        let count = seconds * rate
+        let appended = try await whileRunning(service) {
+            var appended: [ContinuousClock.Instant] = []
+            let start = ContinuousClock.now
+            for n in 1...count {
+                try await ContinuousClock().sleep(until: start + .seconds(Double(n - 1) / Double(rate)))
+                appended.append(.now)
+                _ = try await store.write {
+                    try $0.appendEvent(id: "evt_\(n)", type: "address.tx.confirmed", body: envelope(n))
+                }
+                signal.notify()
+            }
+            try await waitForCursor(store, "hook", UInt64(count))
+            return appended
+        }
+        await store.close()
+        let arrivals = receiver.arrivals.withLock { $0 }
+        return appended.enumerated().compactMap { index, sent in
+            arrivals["evt_\(index + 1)"].map { sent.duration(to: $0) }.map {
+                Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
+            }
+        }
+    }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+let httpService = HTTPClientService(logger: quiet)
+let http = HTTPTransport(client: httpService.client, userAgent: "watcher-delivery-bench")
+do {
+    let fileDirectory = try temporaryDirectory()
+    let fileSink = try FileSink(id: "file", options: .init(path: fileDirectory + "/events.jsonl"))
+    let fileRate = try await throughput(fileEvents, sink: fileSink)
+    try? FileManager.default.removeItem(atPath: fileDirectory)
+    print(
+        String(
+            format: "file sink (fsync always):  %8.0f events/s  (%d events; appends alone %.0f/s)",
+            fileRate.delivered,
+            fileEvents,
+            fileRate.appended
+        )
+    )
+
+    let webhookRate = try await withReceiver { _, url in
+        let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        return try await throughput(
+            webhookEvents,
+            sink: WebhookSink(id: "hook", options: options, http: http, logger: quiet)
+        )
+    }
+    print(
+        String(
+            format: "webhook (one receiver):    %8.0f events/s  (%d events; appends alone %.0f/s)",
+            webhookRate.delivered,
+            webhookEvents,
+            webhookRate.appended
+        )
+    )
+
+    // The transport's own ceiling: the same signed POSTs in a plain loop, no log, no worker, no commits.
+    let rawRate = try await withReceiver { _, url in
+        let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        let sink = WebhookSink(id: "raw", options: options, http: http, logger: quiet)
+        let events = (1...webhookEvents).map {
+            SinkEvent(seq: UInt64($0), id: "evt_\($0)", type: "address.tx.confirmed", body: envelope($0))
+        }
+        let start = ContinuousClock.now
+        for event in events { _ = await sink.deliver([event]) }
+        let elapsed = ContinuousClock.now - start
+        return Double(webhookEvents)
+            / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    print(String(format: "  (same POSTs in a bare loop: %.0f/s)", rawRate))
+
+    let samples = try await latencies(seconds: latencySeconds, rate: rate, http: http)
+    print(
+        String(
+            format: "latency at %d/s over %d s:  p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d events)",
+            rate,
+            latencySeconds,
+            percentile(samples, 0.50),
+            percentile(samples, 0.99),
+            samples.max() ?? .nan,
+            samples.count
+        )
+    )
+} catch {
+    print("benchmark failed: \(error)")
+}
+await httpService.shutdown()

@@ -1,0 +1,275 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import WatcherCore
+import WatcherStorage
+
+/// Feeds one sink from its persisted cursor: waits for ``LogSignal`` wake-ups (and polls), reads a batch in a short
+/// read transaction, hands it to the sink, and commits the cursor move and any dead letters in one write. The
+/// decisions are ``DeliveryStateMachine``'s.
+///
+/// At graceful shutdown it finishes the delivery in flight, commits it, and closes the sink.
+public struct DeliveryWorker: Service {
+    /// The sink fed.
+    public let sink: any Sink
+    /// The counters it updates.
+    public let metrics: DeliveryMetrics
+    let managed: (any ManagedSink)?
+    let store: Store
+    let signal: LogSignal
+    let filter: EventFilter
+    let policy: DeliveryPolicy
+    let logger: Logger
+    let clock: any Clock<Duration>
+    let now: @Sendable () -> Date
+    let pollInterval: Duration
+
+    /// Creates a worker.
+    /// - Parameters:
+    ///   - sink: the sink; a ``ManagedSink`` brings its own policy and may report its destination gone.
+    ///   - filter: the event types it receives.
+    ///   - store: the store holding the log and the cursors.
+    ///   - signal: wakes the worker after appends.
+    ///   - metrics: where counters go (a fresh set when `nil`).
+    ///   - policy: overrides the sink's policy.
+    ///   - logger: for failures, dead letters and disables.
+    ///   - clock: the clock retries wait on (a `ManualClock` makes backoff instant in tests).
+    ///   - now: wall-clock time, for ages and dead letters; keep it consistent with `clock`.
+    ///   - pollInterval: how often to look at the log without a wake-up.
+    public init(
+        sink: any Sink,
+        filter: EventFilter = EventFilter(),
+        store: Store,
+        signal: LogSignal,
+        metrics: DeliveryMetrics? = nil,
+        policy: DeliveryPolicy? = nil,
+        logger: Logger,
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = Date.init,
+        pollInterval: Duration = .seconds(1)
+    ) {
+        self.sink = sink
+        self.managed = sink as? any ManagedSink
+        self.filter = filter
+        self.store = store
+        self.signal = signal
+        self.metrics = metrics ?? DeliveryMetrics(sinks: [sink.id])
+        self.policy = policy ?? managed?.deliveryPolicy ?? .local
+        var logger = logger
+        logger[metadataKey: "sink"] = "\(sink.id)"
+        self.logger = logger
+        self.clock = clock
+        self.now = now
+        self.pollInterval = pollInterval
+    }
+
+    public func run() async throws {
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let signals = signal.subscribe()
+        let stopping = Flag()
+        let pollInterval = self.pollInterval
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await _ in signals { wake.yield() }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: pollInterval)
+                        wake.yield()
+                    }
+                }
+                await loop(wakes: wakes, stopping: stopping)
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            stopping.set()
+            wake.yield()
+        }
+        await sink.close()
+        logger.debug("delivery worker stopped")
+    }
+
+    private func loop(wakes: AsyncStream<Void>, stopping: Flag) async {
+        var wakeups = wakes.makeAsyncIterator()
+        guard var machine = await start(stopping: stopping) else { return }
+        var expiredThrough: UInt64 = 0
+        // At most one commit is in flight: the next batch goes out while the previous one's commit fsyncs.
+        // Commits land in order, and the worker never idles or stops with one pending.
+        await withTaskGroup(of: CommitResult.self) { commits in
+            var inFlight = false
+            running: while !stopping.isSet, !Task.isCancelled {
+                if machine.disabled != nil {
+                    _ = await settle(&commits, &inFlight, &machine)
+                    await managed?.idle()
+                    guard await wakeups.next() != nil else { break running }
+                    checkEnabled(&machine)
+                    continue
+                }
+                let batch: Batch
+                do {
+                    batch = try read(after: machine.cursor)
+                } catch {
+                    logger.error("cannot read the event log", metadata: ["error": "\(error)"])
+                    await pause()
+                    continue
+                }
+                noteExpired(batch, cursor: machine.cursor, through: &expiredThrough)
+                metrics.update(sink.id) { $0.head = max($0.head, batch.head) }
+                switch machine.plan(batch.events, firstAppendedAt: batch.firstAppendedAt, now: now()) {
+                case .idle:
+                    guard await settle(&commits, &inFlight, &machine) else { continue }
+                    await managed?.idle()
+                    guard await wakeups.next() != nil else { break running }
+                case .wait(let delay):
+                    guard await settle(&commits, &inFlight, &machine) else { continue }
+                    let clock = self.clock
+                    try? await cancelWhenGracefulShutdown { try await clock.sleep(for: delay) }
+                case .deliver(let window):
+                    let report = window.events.isEmpty ? DeliveryReport(outcomes: []) : await deliver(window.events)
+                    let commit = machine.record(report, for: window, now: now())
+                    guard await settle(&commits, &inFlight, &machine) else { continue }
+                    if commit.needsWrite {
+                        commits.addTask { await write(commit) }
+                        inFlight = true
+                    } else {
+                        self.report(commit, machine: machine)
+                    }
+                }
+            }
+            _ = await settle(&commits, &inFlight, &machine)
+        }
+    }
+
+    /// Loads the cursor and any persisted disable; `nil` when shutdown came first.
+    private func start(stopping: Flag) async -> DeliveryStateMachine? {
+        let id = sink.id
+        while !stopping.isSet, !Task.isCancelled {
+            do {
+                let (cursor, record) = try store.read { txn in
+                    (try txn.cursor(sink: id), try txn.sinkDisabled(sink: id))
+                }
+                var disabled: String?
+                if let record {
+                    if record.destination == (managed?.destination ?? id) {
+                        disabled = record.reason
+                        logger.error(
+                            "sink is disabled; run `watcher deadletters replay --sink \(id)` to re-enable it",
+                            metadata: ["reason": "\(record.reason)", "since": "\(record.disabledAt)"]
+                        )
+                    } else {
+                        _ = try await store.write { try $0.removeSinkDisabled(sink: id) }
+                        logger.notice("sink destination changed; re-enabling it", metadata: ["was": "\(record.reason)"])
+                    }
+                }
+                metrics.update(id) {
+                    $0.cursor = cursor
+                    $0.disabled = disabled
+                }
+                return DeliveryStateMachine(
+                    sink: id,
+                    cursor: cursor,
+                    filter: filter,
+                    policy: policy,
+                    disabled: disabled,
+                    seed: UInt64(truncatingIfNeeded: id.hashValue)
+                )
+            } catch {
+                logger.error("cannot load the sink cursor", metadata: ["error": "\(error)"])
+                await pause()
+            }
+        }
+        return nil
+    }
+
+    struct Batch {
+        var events: [LoggedEvent]
+        var head: UInt64
+        var firstAppendedAt: Date?
+    }
+
+    private func read(after cursor: UInt64) throws -> Batch {
+        let limit = max(policy.batchSize, 256)
+        return try store.read { txn in
+            let events = try txn.events(from: cursor + 1, limit: limit)
+            let mark = try events.first.flatMap { try txn.appendMark(covering: $0.seq) }
+            return Batch(events: events, head: try txn.lastEventSeq(), firstAppendedAt: mark?.time)
+        }
+    }
+
+    private func deliver(_ events: [SinkEvent]) async -> DeliveryReport {
+        if let managed { return await managed.deliverReporting(events) }
+        return DeliveryReport(outcomes: await sink.deliver(events))
+    }
+
+    private enum CommitResult: Sendable {
+        case committed(DeliveryStateMachine.Commit)
+        case failed(String)
+    }
+
+    /// Persists a commit: dead letters, the cursor and a disable, in one write transaction.
+    private func write(_ commit: DeliveryStateMachine.Commit) async -> CommitResult {
+        let id = sink.id
+        let destination = managed?.destination ?? id
+        let time = now()
+        do {
+            try await store.write { txn in
+                for letter in commit.deadLetters { try txn.putDeadLetter(letter) }
+                if let cursor = commit.cursor { try txn.setCursor(sink: id, cursor) }
+                if let reason = commit.disable {
+                    try txn.setSinkDisabled(
+                        SinkDisabledRecord(sink: id, reason: reason, destination: destination, disabledAt: time)
+                    )
+                }
+            }
+            return .committed(commit)
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    /// Waits for the commit in flight, if any. Returns `false` when it failed: the machine then restarts from the
+    /// stored cursor (the events after it are delivered again), and the caller must drop what it planned since.
+    private func settle(
+        _ commits: inout TaskGroup<CommitResult>,
+        _ inFlight: inout Bool,
+        _ machine: inout DeliveryStateMachine
+    ) async -> Bool {
+        guard inFlight else { return true }
+        inFlight = false
+        switch await commits.next() {
+        case .committed(let commit)?:
+            report(commit, machine: machine)
+            return true
+        case .failed(let error)?:
+            logger.error("cannot commit the sink cursor; redelivering", metadata: ["error": "\(error)"])
+            let id = sink.id
+            machine.reset(cursor: (try? store.read { try $0.cursor(sink: id) }) ?? 0)
+            await pause()
+            return false
+        case nil:
+            return true
+        }
+    }
+
+    /// Re-enables the sink when its disable record was removed (by a successful replay); keeps the lag current.
+    private func checkEnabled(_ machine: inout DeliveryStateMachine) {
+        let id = sink.id
+        let state = try? store.read { txn in
+            (try txn.sinkDisabled(sink: id), try txn.cursor(sink: id), try txn.lastEventSeq())
+        }
+        guard let (record, cursor, head) = state else { return }
+        metrics.update(id) { $0.head = max($0.head, head) }
+        guard record == nil else { return }
+        machine.enable()
+        machine.reset(cursor: max(cursor, machine.cursor))
+        metrics.update(id) { $0.disabled = nil }
+        logger.notice("sink re-enabled; resuming delivery")
+    }
+
+    /// Waits a poll interval after an error (cut short by graceful shutdown).
+    private func pause() async {
+        let interval = pollInterval
+        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+    }
+}

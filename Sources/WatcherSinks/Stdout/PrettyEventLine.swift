@@ -1,0 +1,40 @@
+import Foundation
+import WatcherCore
+
+/// The human form of an event: time, type, subject and the data that matters.
+public enum PrettyEventLine {
+    /// Renders one line.
+    public static func render(_ event: SinkEvent, color: Bool) -> String {
+        let envelope = try? JSONValue.parse(event.body)
+        let time = envelope?["time"]?.stringValue ?? ""
+        let subject = envelope?["subject"]?.stringValue ?? ""
+        var details: [String] = []
+        if let members = envelope?["data"]?.members {
+            let wanted = [
+                "height", "hash", "label", "txid", "deltaBtc", "balanceBtc", "confirmations", "currency", "price",
+                "level", "direction", "changePercent", "provider", "reason", "orphaned",
+            ]
+            for key in wanted {
+                guard let value = members.first(where: { $0.key == key })?.value else { continue }
+                let text: String
+                switch value {
+                case .string(let s): text = s.count > 20 && key != "label" ? String(s.prefix(16)) + "…" : s
+                case .array(let items): text = "\(items.count)"
+                default: text = value.serialized()
+                }
+                details.append("\(key)=\(text)")
+            }
+        }
+        var type = event.type.padding(toLength: max(event.type.count, 26), withPad: " ", startingAt: 0)
+        if color {
+            let code =
+                event.type.hasPrefix("block.")
+                ? "36"
+                : event.type.hasPrefix("address.")
+                    ? "32"
+                    : event.type.hasPrefix("price.") ? "33" : "35"
+            type = "\u{1B}[\(code)m\(type)\u{1B}[0m"
+        }
+        return [time, type, subject, details.joined(separator: " ")].filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+}

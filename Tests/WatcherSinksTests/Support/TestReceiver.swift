@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+import WatcherCore
+
+/// A request a ``TestReceiver`` got.
+struct ReceivedRequest: Sendable {
+    var path: String
+    /// Header values by lower-cased name.
+    var headers: [String: String]
+    var body: [UInt8]
+    /// The manual clock's reading at arrival, when the receiver has one.
+    var clockOffset: Duration?
+
+    var webhookID: String { headers["webhook-id"] ?? "" }
+}
+
+/// What a receiver answers.
+struct Reply: Sendable {
+    var status: Int
+    var retryAfter: String?
+    /// Hold the answer this long (a slow or hanging endpoint).
+    var delay: Duration?
+
+    static let ok = Reply(status: 200)
+}
+
+/// A real HTTP endpoint on loopback (Hummingbird on port 0) whose answers a test scripts. It records every request
+/// with the status it answered.
+final class TestReceiver: Sendable {
+    /// Decides the answer from the request and how many times this `webhook-id` arrived before (0 the first time).
+    typealias Behaviour = @Sendable (_ request: ReceivedRequest, _ previousAttempts: Int) -> Reply
+
+    private let state = Mutex<(requests: [(ReceivedRequest, Int)], port: Int?)>(([], nil))
+    private let behaviour: Mutex<Behaviour>
+    let clock: ManualClock?
+
+    init(clock: ManualClock? = nil, _ behaviour: @escaping Behaviour) {
+        self.clock = clock
+        self.behaviour = Mutex(behaviour)
+    }
+
+    /// The endpoint URL.
+    var url: String { "http://127.0.0.1:\(state.withLock { $0.port } ?? 0)/hook" }
+
+    /// Every request so far, with the status answered.
+    var log: [(request: ReceivedRequest, status: Int)] { state.withLock { $0.requests.map { ($0.0, $0.1) } } }
+
+    /// The `webhook-id`s of every request, in arrival order.
+    var ids: [String] { log.map(\.request.webhookID) }
+
+    /// The ids answered with a 2xx, in order.
+    var deliveredIDs: [String] { log.filter { (200..<300).contains($0.status) }.map(\.request.webhookID) }
+
+    /// Changes the script.
+    func answer(_ behaviour: @escaping Behaviour) { self.behaviour.withLock { $0 = behaviour } }
+
+    func bound(_ port: Int?) { state.withLock { $0.port = port } }
+    var port: Int? { state.withLock { $0.port } }
+
+    func respond(_ request: ReceivedRequest) async -> Reply {
+        let script = behaviour.withLock { $0 }
+        let previous = state.withLock { state in state.requests.filter { $0.0.webhookID == request.webhookID }.count }
+        let reply = script(request, previous)
+        state.withLock { $0.requests.append((request, reply.status)) }
+        if let delay = reply.delay { try? await Task.sleep(for: delay) }
+        return reply
+    }
+}
+
+/// The Hummingbird responder of a ``TestReceiver``.
+struct ReceiverResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let receiver: TestReceiver
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 1 << 20)
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let received = ReceivedRequest(
+            path: request.uri.path,
+            headers: headers,
+            body: Array(body.readableBytesView),
+            clockOffset: receiver.clock?.now.offset
+        )
+        let reply = await receiver.respond(received)
+        var fields = HTTPFields()
+        if let retryAfter = reply.retryAfter { fields[.retryAfter] = retryAfter }
+        return Response(
+            status: HTTPResponse.Status(code: reply.status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array("ok".utf8)))
+        )
+    }
+}
+
+/// Runs `body` with one listening receiver per behaviour; the servers stop when it returns.
+func withReceivers<T: Sendable>(
+    clock: ManualClock? = nil,
+    _ behaviours: [TestReceiver.Behaviour],
+    _ body: @Sendable ([TestReceiver]) async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var receivers: [TestReceiver] = []
+        for behaviour in behaviours {
+            let receiver = TestReceiver(clock: clock, behaviour)
+            let app = Application(
+                responder: ReceiverResponder(receiver: receiver),
+                configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in receiver.bound(channel.localAddress?.port) },
+                logger: Logger(label: "receiver", factory: { _ in SwiftLogNoOpLogHandler() })
+            )
+            group.addTask { try await app.run() }
+            try await eventually("receiver listening") { receiver.port != nil }
+            receivers.append(receiver)
+        }
+        do {
+            let result = try await body(receivers)
+            group.cancelAll()
+            return result
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+    }
+}

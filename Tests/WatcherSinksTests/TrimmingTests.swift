@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import WatcherCore
+import WatcherSinks
+import WatcherStorage
+
+@Suite("Log trimming")
+struct TrimmingTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func planKeepsWhatTheSlowestSinkHasNotPassed() {
+        let plan = TrimPlan.plan(
+            first: 1,
+            last: 10,
+            cursors: [3, 7],
+            marks: [],
+            now: Self.t0,
+            retention: nil,
+            keep: 0
+        )
+        #expect(plan.before == 4)
+        #expect(!plan.byAge)
+        #expect(plan.mark == AppendMark(seq: 10, time: Self.t0))
+        let kept = TrimPlan.plan(
+            first: 1,
+            last: 10,
+            cursors: [10, 10],
+            marks: [],
+            now: Self.t0,
+            retention: nil,
+            keep: 4
+        )
+        #expect(kept.before == 7)
+        let newSink = TrimPlan.plan(
+            first: 1,
+            last: 10,
+            cursors: [10, 0],
+            marks: [],
+            now: Self.t0,
+            retention: nil,
+            keep: 0
+        )
+        #expect(newSink.before == nil)
+        let noSinks = TrimPlan.plan(
+            first: 1,
+            last: 10,
+            cursors: [],
+            marks: [],
+            now: Self.t0,
+            retention: nil,
+            keep: 0
+        )
+        #expect(noSinks.before == nil)
+    }
+
+    @Test func planTrimsByAgeOnlyWhatIsSurelyOlder() {
+        let marks = [
+            AppendMark(seq: 3, time: Self.t0),
+            AppendMark(seq: 8, time: Self.t0.addingTimeInterval(3600)),
+        ]
+        let now = Self.t0.addingTimeInterval(2 * 3600)
+        let plan = TrimPlan.plan(
+            first: 1,
+            last: 9,
+            cursors: [0],
+            marks: marks,
+            now: now,
+            retention: .seconds(5400),
+            keep: 0
+        )
+        #expect(plan.before == 4)
+        #expect(plan.byAge)
+        #expect(plan.mark == AppendMark(seq: 9, time: now))
+        let young = TrimPlan.plan(
+            first: 1,
+            last: 8,
+            cursors: [0],
+            marks: marks,
+            now: now,
+            retention: .seconds(3 * 3600),
+            keep: 0
+        )
+        #expect(young.before == nil)
+        #expect(young.mark == nil)
+    }
+
+    @Test func trimsTheStoreBehindTheSlowestConfiguredSink() async throws {
+        try await withStore { store, _ in
+            try await Events.append(store, 1...10)
+            try await store.write { txn in
+                try txn.setCursor(sink: "fast", 7)
+                try txn.setCursor(sink: "slow", 3)
+                try txn.setCursor(sink: "removed", 1)
+            }
+            let trimmer = LogTrimmer(store: store, sinks: ["fast", "slow"], retention: nil, logger: quietLogger)
+            let result = try await trimmer.trimOnce()
+            #expect(result.removed == 3)
+            #expect(try store.read { try $0.firstEventSeq() } == 4)
+            #expect(try store.read { try $0.events().map(\.seq) } == Array(4...10))
+            #expect(try store.read { try $0.eventSeq(id: "evt_3") } == nil)
+            #expect(try store.read { try $0.eventSeq(id: "evt_4") } == 4)
+
+            try await store.write { try $0.setCursor(sink: "slow", 10) }
+            let keeping = LogTrimmer(
+                store: store,
+                sinks: ["fast", "slow"],
+                retention: nil,
+                keep: 2,
+                logger: quietLogger
+            )
+            try await keeping.trimOnce()
+            #expect(try store.read { try $0.firstEventSeq() } == 8)
+        }
+    }
+
+    @Test func trimsByAgeEvenBehindALaggingSinkWhichThenCountsTheLoss() async throws {
+        try await withStore { store, directory in
+            let clock = ManualClock()
+            let now = wallClock(clock)
+            let trimmer = LogTrimmer(
+                store: store,
+                sinks: ["lagging"],
+                retention: .seconds(7200),
+                logger: quietLogger,
+                now: now
+            )
+            try await Events.append(store, 1...3)
+            try await store.write { try $0.setCursor(sink: "lagging", 1) }
+            try await trimmer.trimOnce()
+            clock.advance(by: .seconds(3600))
+            try await Events.append(store, 4...5)
+            try await trimmer.trimOnce()
+            #expect(try store.read { try $0.firstEventSeq() } == 2, "the sink passed 1; 2 and 3 are young")
+
+            clock.advance(by: .seconds(5400))
+            let result = try await trimmer.trimOnce()
+            #expect(result.plan.byAge)
+            #expect(result.removed == 2)
+            #expect(try store.read { try $0.events().map(\.seq) } == [4, 5])
+            #expect(try store.read { try $0.appendMarks().map(\.seq) } == [5])
+
+            let path = directory.file("lagging.jsonl")
+            let sink = try FileSink(id: "lagging", options: .init(path: path))
+            let service = DeliveryService(
+                store: store,
+                signal: LogSignal(),
+                routes: [.init(sink: sink)],
+                retention: .seconds(7200),
+                logger: quietLogger,
+                clock: clock,
+                now: now,
+                options: testOptions
+            )
+            try await whileRunning(service) {
+                try await eventually("the lagging sink to catch up") { try cursor(store, "lagging") == 5 }
+            }
+            #expect(fileIDs(path) == ["evt_4", "evt_5"])
+            #expect(service.metrics.stats(sink: "lagging")?.expired == 2)
+        }
+    }
+}
