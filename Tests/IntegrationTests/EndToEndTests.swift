@@ -1,0 +1,176 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+import WatcherCore
+import WatcherEngine
+import WatcherSimnet
+import WatcherStorage
+
+@testable import WatcherApp
+
+/// The whole pipeline as `watcher run` wires it: simnet → adapters → scheduler → engine → LMDB log → file sink and
+/// two signed webhooks on loopback, one of which fails its first 3 attempts.
+@Suite(.serialized)
+struct EndToEndTests {
+    static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+    @Test func paymentConfirmationsAndReorgReachEverySinkInOrder() async throws {
+        var configuration = SimnetConfiguration(seed: 5, port: 0, blockInterval: nil)
+        // A quiet chain: only our payment touches the followed address.
+        configuration.chain = ChainParameters(seed: 5, txsPerBlock: 1, mempoolTxsPerBlock: 0, fundedAddressCount: 40)
+        let data = EngineIntegrationTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let healthy = Receiver(secret: Self.secret)
+        let flaky = Receiver(secret: Self.secret, failFirst: 3)
+        try await Harness.with(configuration) { harness in
+            let simnet = harness.simnet
+            let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
+            try await healthy.serve { healthyURL in
+                try await flaky.serve { flakyURL in
+                    let config = try Self.config(simnet.baseURL, data, followed, healthyURL, flakyURL)
+                    try await EngineIntegrationTests.running(config, client: harness.client) { store in
+                        try await Self.scenario(simnet: simnet, store: store, followed: followed, data: data) {
+                            (healthy.delivered.map(\.id), flaky.delivered.map(\.id))
+                        }
+                    }
+                }
+            }
+        }
+        #expect(healthy.delivered.allSatisfy { $0.signatureValid })
+        #expect(flaky.delivered.allSatisfy { $0.signatureValid })
+        #expect(flaky.attempts >= flaky.delivered.count + 3)
+    }
+
+    static func config(_ baseURL: String, _ data: String, _ followed: String, _ hookA: String, _ hookB: String)
+        throws -> WatcherConfig
+    {
+        let json = """
+            {"storage": {"path": "\(data)"},
+             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(baseURL)", "timeout": "2s"},
+                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
+             "watches": [
+               {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
+               {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s",
+                "addresses": ["bitcoin:\(followed)?label=Savings"], "confirmations": [1, 3, 6]}
+             ],
+             "sinks": [
+               {"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}},
+               {"id": "hook-a", "type": "webhook", "options": {"url": "\(hookA)", "secret": "\(secret)",
+                "initialBackoff": "50ms", "maxBackoff": "200ms"}},
+               {"id": "hook-b", "type": "webhook", "options": {"url": "\(hookB)", "secret": "\(secret)",
+                "initialBackoff": "50ms", "maxBackoff": "200ms"}}
+             ]}
+            """
+        return try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+    }
+
+    static func logged(_ store: Store) throws -> [LoggedEvent] { try store.read { try $0.events(from: 0) } }
+
+    static func scenario(
+        simnet: Simnet,
+        store: Store,
+        followed: String,
+        data: String,
+        received: @Sendable () -> ([String], [String])
+    ) async throws {
+        // Baseline: the tip and the address are known before anything happens.
+        try await eventually("the baseline") {
+            try store.read { txn in
+                try txn.tip(chain: "btc") != nil && txn.addressState(chain: "btc", address: followed)?.summary != nil
+            }
+        }
+        let start = try logged(store).count
+        let txid = try await simnet.pay(to: followed, amountSat: 150_000)
+        try await eventually("the unconfirmed payment") {
+            try logged(store).contains { $0.type == "address.tx.unconfirmed" }
+        }
+        var mined: [SimBlockRef] = []
+        for _ in 0..<6 {
+            mined += try await simnet.mine(count: 1)
+            let hash = mined.last?.hash ?? ""
+            try await eventually("block \(hash)") {
+                try logged(store).contains {
+                    $0.type == "block.new" && String(decoding: $0.body, as: UTF8.self).contains(hash)
+                }
+            }
+        }
+        let reorged = try await simnet.reorg(depth: 2)
+        try await eventually("the reorg") { try logged(store).contains { $0.type == "block.reorged" } }
+        try await eventually("the replacement blocks") {
+            try logged(store).dropFirst(start).filter { $0.type == "block.new" }.count >= 8
+        }
+
+        // The log holds exactly the expected facts, in order.
+        let events = try logged(store).dropFirst(start)
+        let confirmedIn = mined[0]
+        func id(_ type: String, _ fact: [String]) -> String { EventBuilder.id(type: type, fact: fact) }
+        var expected: [(String, String?)] = [
+            ("address.tx.unconfirmed", id("address.tx.unconfirmed", ["btc", followed, txid])),
+            ("address.balance.changed", nil),
+        ]
+        for (index, block) in mined.enumerated() {
+            expected.append(("block.new", id("block.new", ["btc", "\(block.height)", block.hash])))
+            if index == 0 {
+                expected.append(
+                    (
+                        "address.tx.confirmations",
+                        id("address.tx.confirmations", ["btc", followed, txid, confirmedIn.hash, "1"])
+                    )
+                )
+            }
+            if index == 2 {
+                expected.append(
+                    (
+                        "address.tx.confirmations",
+                        id("address.tx.confirmations", ["btc", followed, txid, confirmedIn.hash, "3"])
+                    )
+                )
+            }
+            if index == 5 {
+                expected.append(
+                    (
+                        "address.tx.confirmations",
+                        id("address.tx.confirmations", ["btc", followed, txid, confirmedIn.hash, "6"])
+                    )
+                )
+            }
+            if index == 0 {
+                expected.append(
+                    ("address.tx.confirmed", id("address.tx.confirmed", ["btc", followed, txid, confirmedIn.hash]))
+                )
+                expected.append(("address.balance.changed", nil))
+            }
+        }
+        let orphaned = reorged.map(\.oldHash)
+        let forkHeight = (reorged.map(\.height).min() ?? 0) - 1
+        let newTip = reorged.max { $0.height < $1.height }?.newHash ?? ""
+        expected.append(("block.reorged", id("block.reorged", ["btc", "\(forkHeight)"] + orphaned + [newTip])))
+        for block in reorged.sorted(by: { $0.height < $1.height }) {
+            expected.append(("block.new", id("block.new", ["btc", "\(block.height)", block.newHash])))
+        }
+        #expect(events.map(\.type).sorted() == expected.map(\.0).sorted(), "\(events.map(\.type))")
+        for (type, expectedID) in expected {
+            if let expectedID { #expect(events.contains { $0.id == expectedID }, "missing \(type) \(expectedID)") }
+        }
+        let order = events.map(\.id)
+        let blockIDs = expected.filter { $0.0 == "block.new" }.compactMap(\.1)
+        #expect(order.filter { blockIDs.contains($0) } == blockIDs, "blocks out of order")
+
+        // Every sink gets every event exactly once, in log order.
+        let all = try logged(store).map(\.id)
+        try await eventually("every sink to catch up") {
+            let (a, b) = received()
+            let file = try fileIDs(data)
+            return a == all && b == all && file == all
+        }
+    }
+
+    static func fileIDs(_ data: String) throws -> [String] {
+        guard let text = try? String(contentsOfFile: "\(data)/events.jsonl", encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONValue.parse(String(line)))?["id"]?.stringValue
+        }
+    }
+}
