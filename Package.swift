@@ -270,6 +270,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "WatcherApp",
+                "watcher",
                 "WatcherCore",
                 "WatcherStorage",
                 "WatcherEngine",

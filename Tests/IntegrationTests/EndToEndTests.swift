@@ -167,6 +167,8 @@ struct EndToEndTests {
         }
     }
 
+    static func fileIDsOrEmpty(_ data: String) -> [String] { (try? fileIDs(data)) ?? [] }
+
     static func fileIDs(_ data: String) throws -> [String] {
         guard let text = try? String(contentsOfFile: "\(data)/events.jsonl", encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import WatcherCore
+import WatcherEngine
+import WatcherSimnet
+import WatcherStorage
+
+/// `watcher run` as a real child process, SIGKILLed at random moments of a busy run 20 times while a webhook
+/// receiver goes up and down. Nothing is lost and the file sink holds no duplicates.
+@Suite(.serialized)
+struct KillTests {
+    static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("watcher")
+            .path
+    }
+
+    static func start(_ config: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run", "--config", config]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment
+        environment["WATCHER_LOG_LEVEL"] = "error"
+        process.environment = environment
+        try process.run()
+        return process
+    }
+
+    static func reap(_ process: Process) async throws {
+        try await eventually(timeout: .seconds(15), "the watcher to exit") { !process.isRunning }
+    }
+
+    @Test func twentyKillsLoseNothingAndDuplicateNothing() async throws {
+        var configuration = SimnetConfiguration(seed: 9, port: 0, blockInterval: nil)
+        configuration.chain = ChainParameters(seed: 9, txsPerBlock: 4, mempoolTxsPerBlock: 1, fundedAddressCount: 60)
+        let data = EngineIntegrationTests.dataDirectory()
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let receiver = Receiver(secret: Self.secret)
+        try await Harness.with(configuration) { harness in
+            let simnet = harness.simnet
+            let followed = Array(await simnet.addresses().filter(\.funded).prefix(3).map(\.address))
+            try await receiver.serve { hook in
+                let config = "\(data)/watcher.json"
+                try Self.configText(simnet.baseURL, data, followed, hook).write(
+                    toFile: config,
+                    atomically: true,
+                    encoding: .utf8
+                )
+                var random = SplitMixRandom(seed: 2026)
+                var mined: [SimBlockRef] = []
+                var payments: [String] = []
+                for iteration in 0..<20 {
+                    let child = try Self.start(config)
+                    // Busy: a payment and a block while the watcher runs, then a kill at a random moment.
+                    payments.append(
+                        try await simnet.pay(
+                            to: followed[iteration % followed.count],
+                            amountSat: 10_000 + Int64(iteration)
+                        )
+                    )
+                    try await Task.sleep(for: .milliseconds(100 + Int64(random.next() % 900)))
+                    mined += try await simnet.mine(count: 1)
+                    try await Task.sleep(for: .milliseconds(Int64(random.next() % 700)))
+                    kill(child.processIdentifier, SIGKILL)
+                    try await Self.reap(child)
+                    receiver.setDown(random.next() % 3 == 0)
+                }
+                // Recovery: one last run, undisturbed, until every sink has caught up with the log.
+                receiver.setDown(false)
+                let child = try Self.start(config)
+                let store = try await Self.waitForStore(data)
+                try await eventually(timeout: .seconds(90), "the sinks to catch up") {
+                    let (log, cursors) = try store.read { (try $0.events(from: 0).map(\.id), try $0.cursors()) }
+                    let last = try store.read { try $0.lastEventSeq() }
+                    let fileIDs = EndToEndTests.fileIDsOrEmpty(data)
+                    return cursors["file"] == last && cursors["hook"] == last && Set(fileIDs).isSuperset(of: log)
+                        && Set(receiver.delivered.map(\.id)).isSuperset(of: log)
+                }
+                // Every block and every confirmed payment became an event.
+                let log = try store.read { try $0.events(from: 0) }
+                await store.close()
+                kill(child.processIdentifier, SIGTERM)
+                try await Self.reap(child)
+                #expect(child.terminationStatus == 0)
+                for block in mined {
+                    #expect(
+                        log.contains {
+                            $0.id == EventBuilder.id(type: "block.new", fact: ["btc", "\(block.height)", block.hash])
+                        },
+                        "block \(block.height) missing"
+                    )
+                }
+                let confirmed = log.filter { $0.type == "address.tx.confirmed" }.map {
+                    String(decoding: $0.body, as: UTF8.self)
+                }
+                for txid in payments {
+                    #expect(confirmed.contains { $0.contains(txid) }, "payment \(txid) never confirmed")
+                }
+                // The file holds each id exactly once; the receiver saw every id at least once.
+                let fileIDs = EndToEndTests.fileIDsOrEmpty(data)
+                #expect(
+                    fileIDs.count == Set(fileIDs).count,
+                    "\(fileIDs.count - Set(fileIDs).count) duplicate lines in the file sink"
+                )
+                #expect(Set(fileIDs) == Set(log.map(\.id)))
+                #expect(Set(receiver.delivered.map(\.id)) == Set(log.map(\.id)))
+                #expect(receiver.delivered.allSatisfy { $0.signatureValid })
+            }
+        }
+    }
+
+    /// Opens the store read-only once the child has created it.
+    static func waitForStore(_ data: String) async throws -> Store {
+        var store: Store?
+        try await eventually("the store") {
+            store = try? Store(path: data, options: .init(readOnly: true))
+            return store != nil
+        }
+        guard let store else { throw TimedOut(what: "the store") }
+        return store
+    }
+
+    static func configText(_ baseURL: String, _ data: String, _ followed: [String], _ hook: String) -> String {
+        let list = followed.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+            {"storage": {"path": "\(data)"},
+             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(baseURL)", "timeout": "2s"},
+                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
+             "watches": [
+               {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
+               {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": [\(list)]}
+             ],
+             "sinks": [
+               {"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}},
+               {"id": "hook", "type": "webhook", "options": {"url": "\(hook)", "secret": "\(secret)",
+                "initialBackoff": "50ms", "maxBackoff": "300ms", "maxAttempts": 1000}}
+             ]}
+            """
+    }
+}
