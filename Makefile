@@ -3,13 +3,17 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build lint format bench
+.PHONY: run test deps test-deps build lint format bench
 
 deps:
 	@if ! pkg-config --exists lmdb 2>/dev/null; then \
 		echo "installing liblmdb-dev (LMDB headers and pkg-config file)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblmdb-dev; \
 	fi
+
+# The tests check /metrics with Prometheus' reference text parser (Python prometheus_client).
+test-deps: deps
+	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install --quiet prometheus_client
 
 build: deps
 	$(SWIFT) build
@@ -19,7 +23,7 @@ run: build
 	$(SWIFT) run watcher demo $(ARGS)
 
 # Everything CI checks: formatting, no banned imports, and the whole test suite.
-test: deps lint
+test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -1,0 +1,136 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+import WatcherSimnet
+
+/// `watcher run --http` as a real process: `/metrics` parses with Prometheus' own text parser, and `/healthz`
+/// follows the provider going away and coming back.
+@Suite(.serialized)
+struct StatusServerTests {
+    static func get(_ client: HTTPClient, _ url: String) async throws -> (status: Int, body: String) {
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        return (Int(response.status.code), String(buffer: body))
+    }
+
+    /// Parses Prometheus text with the reference Python parser (`prometheus_client`, installed by `.ci/run`).
+    static func prometheusParse(_ text: String) throws -> (status: Int32, output: String) {
+        let script = """
+            import sys
+            from prometheus_client.parser import text_string_to_metric_families
+            names = sorted(f.name for f in text_string_to_metric_families(sys.stdin.read()))
+            print("\\n".join(names))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func metricsParseAndHealthFollowsTheProvider() async throws {
+        let simnetPort = try Self.freePort()
+        let statusPort = try Self.freePort()
+        let data = EngineIntegrationTests.dataDirectory()
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var configuration = SimnetConfiguration(seed: 3, port: simnetPort, blockInterval: nil)
+        configuration.chain = ChainParameters(seed: 3, txsPerBlock: 2)
+        var simnet = try await Simnet.start(configuration)
+        let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
+        let config = "\(data)/watcher.json"
+        try """
+        {"storage": {"path": "\(data)"},
+         "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "1s"},
+                        "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
+                       {"id": "cd", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "1s"}}],
+         "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
+                     {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": ["\(followed)"]},
+                     {"id": "usd", "type": "price", "providers": ["cd"], "every": "1s"}],
+         "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: KillTests.executable)
+        child.arguments = ["run", "--config", config, "--http", "127.0.0.1:\(statusPort)", "--check-interval", "2s"]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            let base = "http://127.0.0.1:\(statusPort)"
+            try await eventually("a healthy /healthz") {
+                (try? await Self.get(client, "\(base)/healthz"))?.status == 200
+            }
+            _ = try await simnet.mine(count: 1)
+            try await eventually("events to be emitted") {
+                (try? await Self.get(client, "\(base)/metrics"))?.body.contains("watcher_events_emitted_total") == true
+            }
+            let metrics = try await Self.get(client, "\(base)/metrics")
+            let parsed = try Self.prometheusParse(metrics.body)
+            #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
+            for family in [
+                "watcher_provider_requests", "watcher_events_emitted", "watcher_rate_limiter_wait_seconds",
+                "watcher_sink_lag_events",
+            ] {
+                #expect(parsed.output.contains(family), "\(family) missing from /metrics")
+            }
+            let blocks = try await Self.get(client, "\(base)/api/blocks")
+            #expect(blocks.status == 200 && blocks.body.contains("\"merkleRoot\""))
+            let accounts = try await Self.get(client, "\(base)/api/accounts")
+            #expect(accounts.status == 200)
+
+            // The provider goes away: 503 within one check interval (2 s) plus a poll.
+            await simnet.shutdown()
+            let stopped = ContinuousClock.now
+            try await eventually(timeout: .seconds(15), "/healthz to turn 503") {
+                (try? await Self.get(client, "\(base)/healthz"))?.status == 503
+            }
+            #expect(ContinuousClock.now - stopped < .seconds(6))
+            let degraded = try await Self.get(client, "\(base)/healthz")
+            #expect(degraded.body.contains("\"bb\""))
+            // It comes back on the same port: 200 again.
+            simnet = try await Simnet.start(configuration)
+            try await eventually(timeout: .seconds(40), "/healthz to turn 200 again") {
+                (try? await Self.get(client, "\(base)/healthz"))?.status == 200
+            }
+        } catch {
+            kill(child.processIdentifier, SIGKILL)
+            try? await client.shutdown()
+            await simnet.shutdown()
+            throw error
+        }
+        kill(child.processIdentifier, SIGTERM)
+        try await KillTests.reap(child)
+        try await client.shutdown()
+        await simnet.shutdown()
+        #expect(child.terminationStatus == 0)
+    }
+}
