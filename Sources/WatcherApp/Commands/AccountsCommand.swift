@@ -79,7 +79,8 @@ extension AccountsCommand {
             }
             await store.close()
             let summaries = Dictionary(states.compactMap { state in state.summary.map { (state.address, $0) } }) {
-                first, _ in first
+                first,
+                _ in first
             }
             let followed = Followed.all(config: config, chain: chain, accounts: accounts)
             if json {
