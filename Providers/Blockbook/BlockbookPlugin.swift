@@ -30,7 +30,8 @@ public enum BlockbookPlugin: ProviderPlugin {
         capabilities: [
             "status", "tip", "block", "blockTransactions", "address", "addressTransactions", "transaction", "prices",
         ],
-        defaultRateLimit: RateLimit(requests: 20, per: .seconds(60), burst: 20, concurrency: 4)
+        defaultRateLimit: RateLimit(requests: 20, per: .seconds(60), burst: 20, concurrency: 4),
+        requestsPerTip: 2
     )
 
     public static func makeChainProvider(id: String, options: Options, context: PluginContext) throws

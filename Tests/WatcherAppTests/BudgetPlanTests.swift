@@ -30,6 +30,8 @@ struct BudgetPlanTests {
         let line = try #require(plan.lines.first)
         #expect(line.budgetPerHour == 1200)
         #expect(line.demands.first { $0.watch == "many" }?.requestsPerHour == 12_000)
+        // Blockbook's tip costs 2 requests (status, then block index): 120 probes an hour, plus ~6 new headers.
+        #expect(line.demands.first { $0.watch == "tip" }?.requestsPerHour == 246)
         #expect(line.isOverBudget)
         #expect(plan.warnings.count == 1)
         let warning = try #require(plan.warnings.first)

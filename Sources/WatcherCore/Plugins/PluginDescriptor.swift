@@ -20,9 +20,19 @@ public struct PluginDescriptor: Sendable, Hashable {
     public var capabilities: [String]
     /// The default request budget for providers; `nil` for sinks.
     public var defaultRateLimit: RateLimit?
+    /// Requests one `tip()` costs (Blockbook asks its status page, then the block index: 2), for the budget plan.
+    public var requestsPerTip: Int
 
     /// Creates a descriptor.
-    public init(type: String, role: PluginRole, summary: String, capabilities: [String], defaultRateLimit: RateLimit?) {
+    public init(
+        type: String,
+        role: PluginRole,
+        summary: String,
+        capabilities: [String],
+        defaultRateLimit: RateLimit?,
+        requestsPerTip: Int = 1
+    ) {
+        self.requestsPerTip = requestsPerTip
         self.type = type
         self.role = role
         self.summary = summary

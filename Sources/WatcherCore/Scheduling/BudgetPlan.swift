@@ -47,6 +47,9 @@ public struct BudgetPlan: Sendable {
             demands[provider, default: []].append(demand)
         }
         func perHour(_ every: Duration) -> Double { 3600 / max(every.seconds, 0.001) }
+        func tipCost(_ provider: String?) -> Int {
+            provider.flatMap { config.provider($0) }?.plugin.entry.descriptor.requestsPerTip ?? 1
+        }
         let watches = config.watches
         for watch in watches {
             let primary = watch.providers.first
@@ -56,8 +59,10 @@ public struct BudgetPlan: Sendable {
                     primary,
                     Demand(
                         watch: watch.id,
-                        requestsPerHour: perHour(watch.every) + blocksPerHour,
-                        detail: "tip every \(watch.every.configText) + ~\(Int(blocksPerHour)) block headers",
+                        requestsPerHour: perHour(watch.every) * Double(tipCost(primary)) + blocksPerHour,
+                        detail: "tip every \(watch.every.configText)"
+                            + (tipCost(primary) > 1 ? " (\(tipCost(primary)) requests each)" : "")
+                            + " + ~\(Int(blocksPerHour)) block headers",
                         every: watch.every
                     )
                 )
@@ -103,11 +108,12 @@ public struct BudgetPlan: Sendable {
         for chain in chains.sorted() where !watches.contains(where: { $0.kind == .blocks && $0.chain == chain }) {
             let followers = watches.filter { $0.chain == chain && $0.kind != .price }
             guard let every = followers.map(\.every).min() else { continue }
+            let primary = followers.first?.providers.first
             add(
-                followers.first?.providers.first,
+                primary,
                 Demand(
                     watch: "tip \(chain)",
-                    requestsPerHour: perHour(every),
+                    requestsPerHour: perHour(every) * Double(tipCost(primary)),
                     detail: "tip every \(every.configText)",
                     every: every
                 )
