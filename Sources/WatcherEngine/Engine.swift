@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import WatcherCore
 import WatcherStorage
 
@@ -137,11 +138,27 @@ public struct Engine: Service {
             }
             if !addressProviders.isEmpty {
                 let tracker = AddressTracker(chain: chain, providers: addressProviders, context: context)
+                let lastRefresh = Mutex<ContinuousClock.Instant?>(nil)
+                let refresh = settings.accountsInterval
+                // Every 2 s a store read (no request) looks for accounts added by `watcher accounts add`; they are
+                // polled at once, and every account is refreshed each `accountsInterval`.
                 jobs.append(
-                    Job(name: "accounts \(chain)", every: settings.accountsInterval) {
+                    Job(name: "accounts \(chain)", every: .seconds(2)) {
                         let all = try book()
-                        let accounts = AddressBook(entries: all.entries.filter { $0.value.watch == "accounts" })
-                        if !accounts.entries.isEmpty { try await tracker.poll(accounts) }
+                        let accounts = all.entries.filter { $0.value.watch == "accounts" }
+                        guard !accounts.isEmpty else { return }
+                        let now = ContinuousClock.now
+                        let due = lastRefresh.withLock { last in last.map { now - $0 >= refresh } ?? true }
+                        if due {
+                            try await tracker.poll(AddressBook(entries: accounts))
+                            lastRefresh.withLock { $0 = now }
+                            return
+                        }
+                        let known = try context.store.read { txn in
+                            Set(try txn.addressStates(chain: chain).filter { $0.summary != nil }.map(\.address))
+                        }
+                        let fresh = accounts.filter { !known.contains($0.key) }
+                        if !fresh.isEmpty { try await tracker.poll(AddressBook(entries: fresh)) }
                     }
                 )
             }

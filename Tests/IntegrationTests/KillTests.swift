@@ -31,7 +31,7 @@ struct KillTests {
     }
 
     static func reap(_ process: Process) async throws {
-        try await eventually(timeout: .seconds(15), "the watcher to exit") { !process.isRunning }
+        try await eventually(timeout: .seconds(60), "the watcher to exit") { !process.isRunning }
     }
 
     @Test func twentyKillsLoseNothingAndDuplicateNothing() async throws {
@@ -74,6 +74,21 @@ struct KillTests {
                 receiver.setDown(false)
                 let child = try Self.start(config)
                 let store = try await Self.waitForStore(data)
+                // First the engine catches up with the chain: the tip and every followed address match the truth.
+                try await eventually(timeout: .seconds(90), "the engine to catch up with the simnet") {
+                    let tip = await simnet.tip()
+                    let truths = Dictionary(await simnet.addresses().map { ($0.address, $0) }) { a, _ in a }
+                    return try store.read { txn in
+                        guard try txn.tip(chain: "btc")?.hash == tip.hash else { return false }
+                        return try followed.allSatisfy { address in
+                            let summary = try txn.addressState(chain: "btc", address: address)?.summary
+                            return summary?.balanceSat == truths[address]?.confirmedBalanceSat
+                                && summary?.txCount == truths[address]?.confirmedTxCount
+                                && summary?.unconfirmedTxCount == truths[address]?.unconfirmedTxCount
+                        }
+                    }
+                }
+                // Then every sink catches up with the log.
                 try await eventually(timeout: .seconds(90), "the sinks to catch up") {
                     let (log, cursors) = try store.read { (try $0.events(from: 0).map(\.id), try $0.cursors()) }
                     let last = try store.read { try $0.lastEventSeq() }
