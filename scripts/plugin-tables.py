@@ -15,6 +15,11 @@ for plugin in catalog["plugins"]:
         limit = plugin["defaultRateLimit"]
         print(f"Default rate limit: {limit['requests']} per {limit['per']}, burst {limit['burst']}, "
               f"concurrency {limit['concurrency']}.\n")
+    for preset, limit in plugin.get("presetRateLimits", {}).items():
+        print(f"- preset `{preset}`: {limit['requests']} per {limit['per']}, burst {limit['burst']}, "
+              f"concurrency {limit['concurrency']}")
+    if plugin.get("presetRateLimits"):
+        print()
     print("| Option | Type | Default | Description |")
     print("| --- | --- | --- | --- |")
     for option in plugin["options"]:

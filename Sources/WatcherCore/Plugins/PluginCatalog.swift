@@ -12,6 +12,12 @@ public enum PluginCatalog {
                 .init("capabilities", .array(d.capabilities.map(JSONValue.string))),
             ]
             if let limit = d.defaultRateLimit { members.append(.init("defaultRateLimit", limit.json)) }
+            if !d.presetRateLimits.isEmpty {
+                let presets = d.presetRateLimits.sorted { $0.key < $1.key }.map {
+                    JSONValue.Member($0.key, $0.value.json)
+                }
+                members.append(.init("presetRateLimits", .object(presets)))
+            }
             let options = entry.optionSchema.map { option -> JSONValue in
                 var fields: [JSONValue.Member] = [
                     .init("name", .string(option.key)),

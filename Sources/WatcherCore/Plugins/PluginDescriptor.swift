@@ -20,6 +20,8 @@ public struct PluginDescriptor: Sendable, Hashable {
     public var capabilities: [String]
     /// The default request budget for providers; `nil` for sinks.
     public var defaultRateLimit: RateLimit?
+    /// Default rate limits of named presets (e.g. `json-price` feeds), shown in the catalog.
+    public var presetRateLimits: [String: RateLimit]
     /// Requests one `tip()` costs (Blockbook asks its status page, then the block index: 2), for the budget plan.
     public var requestsPerTip: Int
 
@@ -30,8 +32,10 @@ public struct PluginDescriptor: Sendable, Hashable {
         summary: String,
         capabilities: [String],
         defaultRateLimit: RateLimit?,
+        presetRateLimits: [String: RateLimit] = [:],
         requestsPerTip: Int = 1
     ) {
+        self.presetRateLimits = presetRateLimits
         self.requestsPerTip = requestsPerTip
         self.type = type
         self.role = role
