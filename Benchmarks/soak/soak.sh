@@ -9,16 +9,16 @@ PORT=18631
 DIR=$(mktemp -d)
 trap 'kill $SIM $RUN 2>/dev/null || true; rm -rf "$DIR"' EXIT
 
-"$W" simnet --port $PORT --block-interval 2s --txs-per-block 20 >"$DIR/simnet.log" 2>&1 &
+"$W" simnet --port $PORT --block-interval 2s --txs-per-block 40 >"$DIR/simnet.log" 2>&1 &
 SIM=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/control/stats" >/dev/null && break; sleep 0.2; done
 curl -sf -XPOST "http://127.0.0.1:$PORT/control/faults" \
-  -d '{"family":"blockbook","rate":0.3,"kinds":["500","timeout","malformed","truncated","wrongshape"],"timeout":"3s"}' >/dev/null
+  -d '{"family":"blockbook","rate":0.3,"kinds":["500","timeout","malformed","truncated","wrongshape"],"timeout":"1s"}' >/dev/null
 ADDRESSES=$(curl -sf "http://127.0.0.1:$PORT/control/addresses" |
-  python3 -c 'import json,sys; print(",".join(json.dumps(a["address"]) for a in json.load(sys.stdin)["addresses"][:20]))')
+  python3 -c 'import json,sys; print(",".join(json.dumps(a["address"]) for a in json.load(sys.stdin)["addresses"][:60]))')
 cat >"$DIR/watcher.json" <<JSON
 {"storage": {"path": "$DIR/data"},
- "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "http://127.0.0.1:$PORT", "timeout": "1s"},
+ "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "http://127.0.0.1:$PORT", "timeout": "500ms"},
                 "rateLimit": {"requests": 60000, "per": "1m", "burst": 200, "concurrency": 8}}],
  "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
              {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": [$ADDRESSES]}],

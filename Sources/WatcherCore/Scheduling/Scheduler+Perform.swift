@@ -119,7 +119,7 @@ extension Scheduler {
                 ticketLane[id] = provider
                 lanes[provider]?.enqueue(.init(id: id, priority: priority, enqueued: clock.now, deadline: deadline))
                 _ = pump(provider)
-                poke.yield()
+                poke()
             }
         } onCancel: {
             // The handler cannot await; hop onto the actor to dequeue the ticket.
@@ -149,6 +149,6 @@ extension Scheduler {
             break
         }
         _ = pump(provider)
-        poke.yield()
+        poke()
     }
 }

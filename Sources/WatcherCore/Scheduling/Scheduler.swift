@@ -27,8 +27,9 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
     var unhealthy: [String: String] = [:]
     var failoverTarget: [String: String] = [:]
     var random: SplitMixRandom
-    let pokes: AsyncStream<Void>
-    let poke: AsyncStream<Void>.Continuation
+    /// Wakes the timer loop early (a new wake-up time may be sooner than the one it sleeps towards). A fresh
+    /// stream per sleep: cancelling the task that awaits a stream finishes that stream for good.
+    var wakeTimer: AsyncStream<Void>.Continuation?
 
     /// Creates a scheduler.
     /// - Parameters:
@@ -64,7 +65,6 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
                 agingLimit: policy.agingLimit
             )
         }
-        (pokes, poke) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Drives timed wake-ups (tokens refilling, pauses and cool-downs ending, deadlines) until cancelled or
@@ -77,11 +77,12 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         while !Task.isCancelled {
             let wake = pumpAll()
             let clock = self.clock
-            let pokes = self.pokes
+            // No suspension between pumping and arming: a poke cannot slip in between.
+            let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            wakeTimer = continuation
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    var iterator = pokes.makeAsyncIterator()
-                    _ = await iterator.next()
+                    for await _ in stream { return }
                 }
                 if let wake {
                     group.addTask { try? await clock.sleep(until: wake, tolerance: nil) }
@@ -89,9 +90,16 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
                 await group.next()
                 group.cancelAll()
             }
+            wakeTimer = nil
+            continuation.finish()
         }
         for (_, waiter) in waiters { waiter.resume(throwing: CancellationError()) }
         waiters.removeAll()
+    }
+
+    /// Makes the timer loop recompute its wake-up time.
+    func poke() {
+        wakeTimer?.yield()
     }
 
     /// Marks a provider in or out of sync (from its status probe). Out-of-sync providers are skipped while the
