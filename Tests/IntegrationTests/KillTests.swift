@@ -56,6 +56,20 @@ struct KillTests {
                 var payments: [String] = []
                 for iteration in 0..<20 {
                     let child = try Self.start(config)
+                    if iteration == 0 {
+                        // Facts that happen before the first observation are the baseline, never announced: let the
+                        // first run see the chain and the addresses before the traffic starts.
+                        let store = try await Self.waitForStore(data)
+                        try await eventually(timeout: .seconds(60), "the first baseline") {
+                            try store.read { txn in
+                                try txn.tip(chain: "btc") != nil
+                                    && followed.allSatisfy {
+                                        try txn.addressState(chain: "btc", address: $0)?.summary != nil
+                                    }
+                            }
+                        }
+                        await store.close()
+                    }
                     // Busy: a payment and a block while the watcher runs, then a kill at a random moment.
                     payments.append(
                         try await simnet.pay(

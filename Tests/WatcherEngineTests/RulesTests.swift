@@ -130,6 +130,24 @@ struct RulesTests {
         #expect(a.map(\.id) == b.map(\.id))
     }
 
+    @Test func stateOfABusyAddressStaysBounded() {
+        var state = AddressState(chain: "btc", address: "bc1qaddr", summary: summary(0, txs: 0))
+        let history = (0..<300).map {
+            AddressTx(txid: "t\($0)", blockHeight: 1000 + $0, blockHash: "b\($0)", time: nil, deltaSat: 1)
+        }
+        _ = AddressEvents.apply(
+            &state,
+            summary: summary(300, txs: 300),
+            history: history,
+            complete: true,
+            tipHeight: 2000,
+            subject: subject
+        )
+        #expect(state.txs.count == AddressEvents.keptTransactions)
+        // The newest are kept: they are the ones a history request can return again.
+        #expect(state.txs["t299"] != nil && state.txs["t0"] == nil)
+    }
+
     @Test func priceCrossingsOncePerCrossingAndChangeWindow() {
         var watch = WatchConfig(id: "px", kind: .price, chain: "", providers: ["cb"], every: .seconds(60))
         watch.currencies = ["USD"]

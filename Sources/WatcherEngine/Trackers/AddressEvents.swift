@@ -149,6 +149,7 @@ enum AddressEvents {
         }
         state.summary = summary
         events += confirmations(&state, tipHeight: tipHeight, subject: subject)
+        prune(&state, thresholds: subject.entry.thresholds)
         if let previous,
             previous.balanceSat != summary.balanceSat
                 || previous.unconfirmedBalanceSat != summary.unconfirmedBalanceSat
@@ -156,6 +157,23 @@ enum AddressEvents {
             events.append(balanceChanged(previous: previous, current: summary, subject: subject))
         }
         return events
+    }
+
+    /// Most transactions remembered per address. A history request reads the newest 50, so a transaction
+    /// older than the newest `keptTransactions` can never come back and be announced again.
+    static let keptTransactions = 200
+
+    /// Forgets the oldest fully announced confirmed transactions beyond ``keptTransactions``, so the state of a
+    /// busy address stays bounded.
+    static func prune(_ state: inout AddressState, thresholds: [Int]) {
+        guard state.txs.count > keptTransactions else { return }
+        let done = state.txs.values.filter { tx in
+            tx.blockHeight != nil && thresholds.allSatisfy { tx.announced.contains($0) }
+        }
+        let excess = state.txs.count - keptTransactions
+        for tx in done.sorted(by: { ($0.blockHeight ?? 0, $0.txid) < ($1.blockHeight ?? 0, $1.txid) }).prefix(excess) {
+            state.txs[tx.txid] = nil
+        }
     }
 
     static func balanceChanged(previous: AddressSummary, current: AddressSummary, subject: Subject) -> NewEvent {
