@@ -2,7 +2,7 @@
 # Memory soak: `watcher run` (release) against `watcher simnet` with 30% of the answers of both providers
 # (Blockbook, and rawaddr as its failover) faulted with 500, timeout, malformed, truncated and wrong shape, until the
 # simnet has served REQUESTS requests.
-# Prints RSS samples and the peak (VmHWM). Usage: Benchmarks/soak/soak.sh [REQUESTS] [BINARY]
+# Prints RSS samples (total, anonymous = heap, file-backed = the LMDB map and the binary) and the peak (VmHWM). Usage: Benchmarks/soak/soak.sh [REQUESTS] [BINARY]
 set -euo pipefail
 REQUESTS=${1:-10000}
 W=${2:-.build/release/watcher}
@@ -32,12 +32,14 @@ JSON
 WATCHER_LOG_LEVEL=error "$W" run --config "$DIR/watcher.json" >"$DIR/run.log" 2>&1 &
 RUN=$!
 START=$(date +%s)
-printf "%8s %10s %10s\n" "seconds" "requests" "rss_kib"
+printf "%8s %10s %10s %10s %10s\n" "seconds" "requests" "rss_kib" "anon_kib" "file_kib"
 while :; do
   sleep 2
   COUNT=$(curl -sf "http://127.0.0.1:$PORT/control/stats" | python3 -c 'import json,sys; f=json.load(sys.stdin)["families"]; print(f["blockbook"]["requests"]+f["rawaddr"]["requests"])')
   RSS=$(awk '/VmRSS/ {print $2}' /proc/$RUN/status)
-  printf "%8d %10d %10d\n" $(( $(date +%s) - START )) "$COUNT" "$RSS"
+  ANON=$(awk '/RssAnon/ {print $2}' /proc/$RUN/status)
+  FILE=$(awk '/RssFile/ {print $2}' /proc/$RUN/status)
+  printf "%8d %10d %10d %10d %10d\n" $(( $(date +%s) - START )) "$COUNT" "$RSS" "$ANON" "$FILE"
   [ "$COUNT" -ge "$REQUESTS" ] && break
 done
 echo "peak (VmHWM): $(awk '/VmHWM/ {print $2}' /proc/$RUN/status) KiB; faults: $(curl -sf "http://127.0.0.1:$PORT/control/stats" | python3 -c 'import json,sys; f=json.load(sys.stdin)["families"]; print(f["blockbook"]["faults"]+f["rawaddr"]["faults"])')"
