@@ -46,8 +46,11 @@ struct Daemon {
             await store.close()
             throw CommandFailure.runtime("\(error)")
         }
+        let started = Announcement(logger: logger, config: config)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] =
-            ([StorageService(store: store, logger: logger), httpClient] + runtime.services).map { .init(service: $0) }
+            ([started, StorageService(store: store, logger: logger), httpClient] + runtime.services).map {
+                .init(service: $0)
+            }
         if let (host, port) = statusAddress {
             let sinkIDs = config.sinks.map(\.id)
             let sources = StatusServer.Sources(store: store, board: runtime.board, registry: registry) {
@@ -75,6 +78,22 @@ struct Daemon {
         // A slow shutdown escalates to cancellation, so the process exits within 5 s of a signal.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
         let group = ServiceGroup(configuration: groupConfiguration)
+        do {
+            try await group.run()
+        } catch {
+            throw CommandFailure.runtime("\(error)")
+        }
+        logger.info("watcher stopped")
+    }
+}
+
+/// Logs "watcher started" from inside the group, once its signal handlers are installed, so a SIGTERM that follows
+/// the line always stops the watcher cleanly.
+struct Announcement: Service {
+    let logger: Logger
+    let config: WatcherConfig
+
+    func run() async throws {
         logger.info(
             "watcher started",
             metadata: [
@@ -82,12 +101,7 @@ struct Daemon {
                 "sinks": "\(config.sinks.count)", "data": "\(config.storage.path)",
             ]
         )
-        do {
-            try await group.run()
-        } catch {
-            throw CommandFailure.runtime("\(error)")
-        }
-        logger.info("watcher stopped")
+        try? await gracefulShutdown()
     }
 }
 
