@@ -8,6 +8,9 @@ import WatcherSimnet
 enum DemoSetup {
     static func writeConfig(directory: String, baseURL: String, followed: [String], price: Decimal) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The file sink's path is taken as written (relative paths are relative to the working directory), so
+        // give it the data directory's absolute path.
+        let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
         let above = (price * Decimal(101) / Decimal(100)).rounded(0)
         let below = (price * Decimal(99) / Decimal(100)).rounded(0)
         let text = """
@@ -30,7 +33,7 @@ enum DemoSetup {
               ],
               "sinks": [
                 { "id": "console", "type": "stdout", "options": { "format": "pretty" } },
-                { "id": "file", "type": "file", "options": { "path": "events.jsonl", "fsync": "1s" } }
+                { "id": "file", "type": "file", "options": { "path": "\(absolute)/events.jsonl", "fsync": "1s" } }
               ]
             }
 
