@@ -8,7 +8,7 @@ public enum RawAddrPlugin: ProviderPlugin {
         /// The API's base URL.
         public var url: String
         /// Addresses per `/multiaddr` request.
-        public var batchSize: Int
+        public var batchSize: Int?
         /// Timeout, body cap, headers.
         public var http: HTTPOptions
 
@@ -36,7 +36,7 @@ public enum RawAddrPlugin: ProviderPlugin {
             baseURL: options.url,
             http: context.http,
             options: options.http,
-            batchSize: options.batchSize
+            batchSize: options.batchSize ?? 80
         )
     }
 }

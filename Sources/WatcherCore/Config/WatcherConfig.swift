@@ -76,12 +76,14 @@ public struct ProviderConfig: Sendable {
     /// The decoded plugin.
     public var plugin: PluginInstance
 
-    /// Addresses per batch request, for providers that batch (their `batchSize` option).
+    /// Addresses per batch request, for providers that batch (their typed `batchSize` option).
     public var batchSize: Int? {
-        guard capabilities.contains("addressBatch") else { return nil }
-        if case .number(let text)? = plugin.resolvedOptions["batchSize"], let size = Int(text) { return size }
-        return nil
+        guard chainCapabilities.contains(.addressBatch) else { return nil }
+        return (plugin.options as? any PluginOptions)?.batchSize
     }
+
+    /// What it can do for chain watches, typed.
+    public var chainCapabilities: ChainCapabilities { plugin.entry.descriptor.chainCapabilities }
 
     /// Catalog capabilities.
     public var capabilities: [String] { plugin.entry.descriptor.capabilities }

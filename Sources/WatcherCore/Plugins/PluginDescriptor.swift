@@ -18,6 +18,8 @@ public struct PluginDescriptor: Sendable, Hashable {
     public var summary: String
     /// Capability names, e.g. `tip`, `address`, `addressBatch`, `prices`, `signing`.
     public var capabilities: [String]
+    /// The chain capabilities among ``capabilities``, typed.
+    public var chainCapabilities: ChainCapabilities { ChainCapabilities(names: capabilities) }
     /// The default request budget for providers; `nil` for sinks.
     public var defaultRateLimit: RateLimit?
     /// Default rate limits of named presets (e.g. `json-price` feeds), shown in the catalog.
@@ -53,10 +55,14 @@ public protocol PluginOptions: Sendable {
 
     /// A rate limit that depends on the options (e.g. a feed preset); `nil` uses the descriptor's default.
     var defaultRateLimit: RateLimit? { get }
+
+    /// Addresses per batch request, for providers with the `addressBatch` capability; `nil` otherwise.
+    var batchSize: Int? { get }
 }
 
 extension PluginOptions {
     public var defaultRateLimit: RateLimit? { nil }
+    public var batchSize: Int? { nil }
 }
 
 /// A provider plugin: one config `type` that builds a chain provider, a price provider, or both.

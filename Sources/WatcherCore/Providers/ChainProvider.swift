@@ -29,6 +29,11 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
 
     /// The capability names this set holds.
     public var names: [String] { Self.names.filter { contains($0.1) }.map(\.0) }
+
+    /// The set named by catalog capability names; names that are not chain capabilities (`prices`) are ignored.
+    public init(names: [String]) {
+        self = Self.names.filter { names.contains($0.0) }.reduce(into: []) { $0.formUnion($1.1) }
+    }
 }
 
 /// A source of chain data: Blockbook, a blockchain.info-style API, or your own.
