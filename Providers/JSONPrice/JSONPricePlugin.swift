@@ -50,6 +50,7 @@ public enum JSONPricePlugin: ProviderPlugin {
         }
 
         public var defaultRateLimit: RateLimit? { preset?.rateLimit }
+        public var quotedCurrencies: [String]? { currencies.map { $0.uppercased() } }
     }
 
     public static let descriptor = PluginDescriptor(
@@ -58,7 +59,8 @@ public enum JSONPricePlugin: ProviderPlugin {
         summary: "Generic JSON price feed by URL and JSON path, with presets for Coinbase, Kraken and CoinGecko.",
         capabilities: ["prices"],
         defaultRateLimit: RateLimit(requests: 30, per: .seconds(60), burst: 5, concurrency: 2),
-        presetRateLimits: Dictionary(JSONPricePreset.allCases.map { ($0.rawValue, $0.rateLimit) }) { first, _ in first }
+        presetRateLimits: Dictionary(JSONPricePreset.allCases.map { ($0.rawValue, $0.rateLimit) }) { first, _ in first },
+        requestPerCurrency: true
     )
 
     public static func makePriceProvider(id: String, options: Options, context: PluginContext) throws

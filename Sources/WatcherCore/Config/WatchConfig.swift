@@ -40,6 +40,12 @@ public struct WatchConfig: Sendable {
     public var addresses: [WatchedAddress] = []
     /// `address` and `tx`: confirmation thresholds to announce.
     public var confirmations: [Int] = []
+    /// `address` and `tx`: blocks a transaction is still followed past its highest threshold, so a reorg that
+    /// removes its block afterwards is reported.
+    public var reorgSafety: Int = 6
+    /// `address`: the first block height whose payments are announced at the first poll (default: the block after
+    /// the tip at the first poll).
+    public var from: Int?
     /// `tx`: the txid.
     public var txid: String?
     /// `price`: currencies.

@@ -82,6 +82,9 @@ public struct ProviderConfig: Sendable {
         return (plugin.options as? any PluginOptions)?.batchSize
     }
 
+    /// The currencies it quotes as configured (`nil`: not restricted by its options).
+    public var quotedCurrencies: [String]? { (plugin.options as? any PluginOptions)?.quotedCurrencies }
+
     /// What it can do for chain watches, typed.
     public var chainCapabilities: ChainCapabilities { plugin.entry.descriptor.chainCapabilities }
 

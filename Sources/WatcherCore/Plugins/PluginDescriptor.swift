@@ -26,6 +26,8 @@ public struct PluginDescriptor: Sendable, Hashable {
     public var presetRateLimits: [String: RateLimit]
     /// Requests one `tip()` costs (Blockbook asks its status page, then the block index: 2), for the budget plan.
     public var requestsPerTip: Int
+    /// Whether a price provider makes one request per currency quoted (`json-price`), for the budget plan.
+    public var requestPerCurrency: Bool
 
     /// Creates a descriptor.
     public init(
@@ -35,8 +37,10 @@ public struct PluginDescriptor: Sendable, Hashable {
         capabilities: [String],
         defaultRateLimit: RateLimit?,
         presetRateLimits: [String: RateLimit] = [:],
-        requestsPerTip: Int = 1
+        requestsPerTip: Int = 1,
+        requestPerCurrency: Bool = false
     ) {
+        self.requestPerCurrency = requestPerCurrency
         self.presetRateLimits = presetRateLimits
         self.requestsPerTip = requestsPerTip
         self.type = type
@@ -58,11 +62,15 @@ public protocol PluginOptions: Sendable {
 
     /// Addresses per batch request, for providers with the `addressBatch` capability; `nil` otherwise.
     var batchSize: Int? { get }
+
+    /// The currencies a price provider quotes with these options; `nil` when they do not restrict them.
+    var quotedCurrencies: [String]? { get }
 }
 
 extension PluginOptions {
     public var defaultRateLimit: RateLimit? { nil }
     public var batchSize: Int? { nil }
+    public var quotedCurrencies: [String]? { nil }
 }
 
 /// A provider plugin: one config `type` that builds a chain provider, a price provider, or both.

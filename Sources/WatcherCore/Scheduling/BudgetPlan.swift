@@ -1,10 +1,10 @@
-/// What the configured watches will ask of each provider per hour, against its budget, and the refresh
+/// What the planned jobs (``JobPlan``) will ask of each provider per hour, against its budget, and the refresh
 /// interval each watch will really get. `watcher check` prints it; a plan over budget is a warning that names
 /// the watch to slow down or suggests adding a provider, never a silent slowdown.
 public struct BudgetPlan: Sendable {
     /// One watch's demand on its primary provider.
     public struct Demand: Sendable, Equatable {
-        /// The watch id (or `tip <chain>` / `health` for implicit work).
+        /// The job's name, e.g. `watch wallet`, `tip btc`, `health bb`.
         public var watch: String
         /// Requests per hour.
         public var requestsPerHour: Double
@@ -35,97 +35,27 @@ public struct BudgetPlan: Sendable {
     /// Over-budget warnings, each naming a watch to slow down and a remedy.
     public var warnings: [String]
 
-    /// Plans `config`.
-    /// - Parameters:
-    ///   - config: the validated config.
-    ///   - blocksPerHour: new blocks expected per hour (6 on Bitcoin).
-    ///   - healthInterval: how often status-capable providers are probed.
-    public init(config: WatcherConfig, blocksPerHour: Double = 6, healthInterval: Duration = .seconds(300)) {
+    /// Plans `config` with the engine's default settings.
+    public init(config: WatcherConfig) {
+        self.init(plan: JobPlan(config: config), config: config)
+    }
+
+    /// The budget view of `plan`: each job's demand on its primary provider.
+    public init(plan: JobPlan, config: WatcherConfig) {
         var demands: [String: [Demand]] = [:]
-        func add(_ provider: String?, _ demand: Demand) {
-            guard let provider else { return }
-            demands[provider, default: []].append(demand)
-        }
-        func perHour(_ every: Duration) -> Double { 3600 / max(every.seconds, 0.001) }
-        func tipCost(_ provider: String?) -> Int {
-            provider.flatMap { config.provider($0) }?.plugin.entry.descriptor.requestsPerTip ?? 1
-        }
-        let watches = config.watches
-        for watch in watches {
-            let primary = watch.providers.first
-            switch watch.kind {
-            case .blocks:
-                add(
-                    primary,
-                    Demand(
-                        watch: watch.id,
-                        requestsPerHour: perHour(watch.every) * Double(tipCost(primary)) + blocksPerHour,
-                        detail: "tip every \(watch.every.configText)"
-                            + (tipCost(primary) > 1 ? " (\(tipCost(primary)) requests each)" : "")
-                            + " + ~\(Int(blocksPerHour)) block headers",
-                        every: watch.every
-                    )
-                )
-            case .address:
-                let count = watch.addresses.count
-                let batch = primary.flatMap { config.provider($0) }.flatMap(\.batchSize)
-                let perRound = batch.map { (count + $0 - 1) / $0 } ?? count
-                let how =
-                    batch != nil ? "\(count) addresses in \(perRound) batch request(s)" : "\(count) address request(s)"
-                add(
-                    primary,
-                    Demand(
-                        watch: watch.id,
-                        requestsPerHour: Double(perRound) * perHour(watch.every),
-                        detail: "\(how) every \(watch.every.configText), plus history when a balance changes",
-                        every: watch.every
-                    )
-                )
-            case .tx:
-                add(
-                    primary,
-                    Demand(
-                        watch: watch.id,
-                        requestsPerHour: perHour(watch.every),
-                        detail: "1 request every \(watch.every.configText) until confirmed",
-                        every: watch.every
-                    )
-                )
-            case .price:
-                add(
-                    primary,
-                    Demand(
-                        watch: watch.id,
-                        requestsPerHour: perHour(watch.every),
-                        detail: "1 quote request every \(watch.every.configText)",
-                        every: watch.every
-                    )
-                )
+        for job in plan.jobs {
+            guard let primary = job.providers.first else { continue }
+            let scales: Bool
+            switch job.work {
+            case .health, .accounts: scales = false
+            default: scales = true
             }
-        }
-        // A chain followed without a blocks watch still needs its tip for confirmations.
-        let chains = Set(watches.filter { $0.kind == .address || $0.kind == .tx }.map(\.chain))
-        for chain in chains.sorted() where !watches.contains(where: { $0.kind == .blocks && $0.chain == chain }) {
-            let followers = watches.filter { $0.chain == chain && $0.kind != .price }
-            guard let every = followers.map(\.every).min() else { continue }
-            let primary = followers.first?.providers.first
-            add(
-                primary,
+            demands[primary, default: []].append(
                 Demand(
-                    watch: "tip \(chain)",
-                    requestsPerHour: perHour(every) * Double(tipCost(primary)),
-                    detail: "tip every \(every.configText)",
-                    every: every
-                )
-            )
-        }
-        for provider in config.providers where provider.capabilities.contains("status") && demands[provider.id] != nil {
-            add(
-                provider.id,
-                Demand(
-                    watch: "health",
-                    requestsPerHour: perHour(healthInterval),
-                    detail: "sync-state probe every \(healthInterval.configText)"
+                    watch: job.name,
+                    requestsPerHour: job.requestsPerHour,
+                    detail: job.detail,
+                    every: scales && job.requestsPerHour > 0 ? job.every : nil
                 )
             )
         }
@@ -149,8 +79,8 @@ public struct BudgetPlan: Sendable {
                 let slower = (heaviest.every ?? .seconds(60)) * factor
                 warnings.append(
                     "provider \(provider.id): the watches need \(Int(line.neededPerHour.rounded())) requests/h but its "
-                        + "budget is \(Int(line.budgetPerHour)) requests/h (\(provider.rateLimit.shortText)); slow watch "
-                        + "\"\(heaviest.watch)\" down from every \(heaviest.every?.configText ?? "?") to at least "
+                        + "budget is \(Int(line.budgetPerHour)) requests/h (\(provider.rateLimit.shortText)); slow "
+                        + "\(Self.named(heaviest.watch)) down from every \(heaviest.every?.configText ?? "?") to at least "
                         + "\(Self.roundedUp(slower).configText), or add another provider to its list"
                 )
             }
@@ -158,6 +88,11 @@ public struct BudgetPlan: Sendable {
         }
         self.lines = lines
         self.warnings = warnings
+    }
+
+    /// `watch "id"` for a watch's job, the quoted job name otherwise.
+    static func named(_ job: String) -> String {
+        job.hasPrefix("watch ") ? "watch \"\(job.dropFirst(6))\"" : "\"\(job)\""
     }
 
     /// `d` rounded up to a whole second (to a whole minute past 10 minutes).
@@ -169,7 +104,7 @@ public struct BudgetPlan: Sendable {
 
     /// The plan as text for `watcher check`.
     public var text: String {
-        var out = ["request budget plan (per hour):"]
+        var out = ["jobs and request budget plan (per hour, on each job's first provider):"]
         for line in lines {
             let share =
                 line.budgetPerHour.isFinite

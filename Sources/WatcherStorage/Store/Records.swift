@@ -36,6 +36,9 @@ public struct AddressState: Sendable, Hashable, Codable {
     public var txs: [String: TrackedTx]
     /// When it was last refreshed.
     public var updatedAt: Date?
+    /// The first block height whose transactions are announced; older history found at the first observation is
+    /// recorded silently. Set at the first observation (the watch's `from`, else the tip then + 1).
+    public var since: Int?
 
     /// Creates an empty state.
     public init(chain: String, address: String, summary: AddressSummary? = nil, txs: [String: TrackedTx] = [:]) {

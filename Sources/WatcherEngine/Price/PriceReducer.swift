@@ -3,22 +3,37 @@ import WatcherCore
 
 /// A price watch's memory: which side of each level the price was on, how many crossings each level has seen,
 /// and recent samples for the change window.
-struct PriceWatchState: Codable, Sendable, Equatable {
-    struct Sample: Codable, Sendable, Equatable {
-        var time: Date
-        var price: Decimal
+public struct PriceWatchState: Codable, Sendable, Equatable {
+    /// One price in the change window.
+    public struct Sample: Codable, Sendable, Equatable {
+        /// The quote time.
+        public var time: Date
+        /// The price.
+        public var price: Decimal
     }
 
+    /// An empty state.
+    public init() {}
+
     /// Level (as text) → whether the last price was at or above it.
-    var above: [String: Bool] = [:]
+    public var above: [String: Bool] = [:]
     /// Level (as text) → crossings announced so far (part of the event id, so each crossing is its own fact).
-    var crossings: [String: Int] = [:]
+    public var crossings: [String: Int] = [:]
     /// Samples inside the change window, oldest first.
-    var samples: [Sample] = []
+    public var samples: [Sample] = []
 }
 
 /// The pure price rules: threshold crossings (once per crossing until it crosses back) and percentage moves.
-enum PriceRules {
+public enum PriceReducer {
+    /// Applies one quote of one of the watch's currencies.
+    public static func reduce(_ state: PriceWatchState, quote: PriceQuote, watch: WatchConfig, now: Date)
+        -> (PriceWatchState, [NewEvent])
+    {
+        var state = state
+        let events = evaluate(&state, quote: quote, watch: watch, builder: EventBuilder(now: { now }))
+        return (state, events)
+    }
+
     static func evaluate(
         _ state: inout PriceWatchState,
         quote: PriceQuote,

@@ -1,8 +1,9 @@
 import WatcherCore
 import WatcherStorage
 
-/// Fetches quotes for a price watch, stores the latest price per currency, and applies the price rules.
-struct PriceTracker: Sendable {
+/// The I/O around ``PriceReducer``: fetches quotes for a price watch, stores the latest price per currency, and
+/// commits the reducer's state and events together.
+struct PriceDriver: Sendable {
     let watch: WatchConfig
     let context: EngineContext
 
@@ -16,26 +17,34 @@ struct PriceTracker: Sendable {
             on: watch.providers,
             priority: .refresh,
             budget: context.requestBudget
-        ) {
-            id in
+        ) { id in
             guard let provider = providers[id] else {
                 throw ProviderError.unsupported(provider: id, operation: "prices")
             }
             return try await provider.quotes(for: wanted)
         }
         let watch = self.watch
-        let builder = context.events
+        let now = context.events.now()
         try await context.commit { txn in
             var state = try txn.watchState(PriceWatchState.self, watch: watch.id) ?? PriceWatchState()
             var events: [NewEvent] = []
             for quote in quotes {
                 try txn.putPrice(quote)
-                if watch.currencies.contains(quote.currency) {
-                    events += PriceRules.evaluate(&state, quote: quote, watch: watch, builder: builder)
-                }
+                guard watch.currencies.contains(quote.currency) else { continue }
+                let (next, emitted) = PriceReducer.reduce(state, quote: quote, watch: watch, now: now)
+                state = next
+                events += emitted
             }
             try txn.putWatchState(state, watch: watch.id)
             return events
+        }
+        // Said once by the job loop (failures are logged when they change), instead of a silent watch.
+        let missing = watch.currencies.filter { currency in !quotes.contains { $0.currency == currency } }
+        if !missing.isEmpty {
+            throw ProviderError.unsupported(
+                provider: quotes.first?.provider ?? watch.providers.joined(separator: ","),
+                operation: "a quote in \(missing.joined(separator: ", "))"
+            )
         }
     }
 }

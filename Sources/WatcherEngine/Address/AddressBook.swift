@@ -14,6 +14,27 @@ public struct AddressBook: Sendable {
         public var thresholds: [Int]
         /// The watch it belongs to (`accounts` for CLI-followed ones).
         public var watch: String
+        /// Blocks a transaction is followed past its highest threshold.
+        public var reorgSafety: Int
+        /// The first height announced at the first observation, when configured.
+        public var from: Int?
+
+        /// Creates an entry.
+        public init(
+            address: String,
+            label: String? = nil,
+            thresholds: [Int] = [1, 3, 6],
+            watch: String,
+            reorgSafety: Int = 6,
+            from: Int? = nil
+        ) {
+            self.address = address
+            self.label = label
+            self.thresholds = thresholds
+            self.watch = watch
+            self.reorgSafety = reorgSafety
+            self.from = from
+        }
     }
 
     /// Entries by address.
@@ -38,7 +59,9 @@ public struct AddressBook: Sendable {
                     address: item.address,
                     label: item.label ?? book.entries[item.address]?.label,
                     thresholds: watch.confirmations,
-                    watch: watch.id
+                    watch: watch.id,
+                    reorgSafety: watch.reorgSafety,
+                    from: watch.from
                 )
             }
         }
@@ -47,4 +70,9 @@ public struct AddressBook: Sendable {
 
     /// The thresholds of `address` (empty when not followed).
     public func thresholds(_ address: String) -> [Int] { entries[address]?.thresholds ?? [] }
+
+    /// The entries of one watch (`accounts` for CLI-followed addresses).
+    public func watch(_ id: String) -> AddressBook {
+        AddressBook(entries: entries.filter { $0.value.watch == id })
+    }
 }

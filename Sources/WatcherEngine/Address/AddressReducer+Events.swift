@@ -1,0 +1,144 @@
+import Foundation
+import WatcherCore
+import WatcherStorage
+
+/// The `address.*` events. Ids come from the fact: the address, the txid, and the block for anything about a
+/// confirmation, so a confirmation on a new branch after a reorg is a new fact with a new id.
+extension AddressReducer {
+    /// Fiat values of `sats` at the latest stored prices, e.g. `{"USD": "97.12"}`.
+    static func fiat(_ sats: Int64, prices: [PriceQuote]) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        for quote in prices.sorted(by: { $0.currency < $1.currency }) {
+            var value = Decimal(sats) / Decimal(100_000_000) * quote.price
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &value, 2, .bankers)
+            members.append(.init(quote.currency, .string("\(rounded)")))
+        }
+        return .object(members)
+    }
+
+    /// The block a tx is in, for ids: its hash, or its height when no hash is known.
+    static func blockKey(_ tx: AddressState.TrackedTx) -> String {
+        tx.blockHash ?? "h\(tx.blockHeight ?? -1)"
+    }
+
+    static func txData(_ tx: AddressState.TrackedTx, confirmations: Int, balance: Int64?, context: Context)
+        -> [JSONValue.Member]
+    {
+        [
+            .init("chain", .string(context.chain)),
+            .init("address", .string(context.entry.address)),
+            .init("label", .optional(context.entry.label)),
+            .init("txid", .string(tx.txid)),
+            .init("deltaSat", .sats(tx.deltaSat)),
+            .init("deltaBtc", .string(Satoshi.btc(tx.deltaSat))),
+            .init("blockHeight", tx.blockHeight.map(JSONValue.int) ?? .null),
+            .init("blockHash", .optional(tx.blockHash)),
+            .init("confirmations", .int(confirmations)),
+            .init("balanceSat", balance.map(JSONValue.sats) ?? .null),
+            .init("fiat", fiat(tx.deltaSat, prices: context.prices)),
+        ]
+    }
+
+    private static func event(
+        _ type: String,
+        _ fact: [String],
+        _ data: [JSONValue.Member],
+        context: Context
+    ) -> NewEvent {
+        context.builder.make(
+            type: type,
+            fact: [context.chain, context.entry.address] + fact,
+            source: context.entry.watch,
+            subject: context.entry.address,
+            data: data
+        )
+    }
+
+    static func unconfirmed(_ tx: AddressState.TrackedTx, balance: Int64?, context: Context) -> NewEvent {
+        event(
+            "address.tx.unconfirmed",
+            [tx.txid],
+            txData(tx, confirmations: 0, balance: balance, context: context),
+            context: context
+        )
+    }
+
+    static func confirmed(_ tx: AddressState.TrackedTx, confirmations: Int, balance: Int64?, context: Context)
+        -> NewEvent
+    {
+        event(
+            "address.tx.confirmed",
+            [tx.txid, blockKey(tx)],
+            txData(tx, confirmations: confirmations, balance: balance, context: context),
+            context: context
+        )
+    }
+
+    static func crossed(_ tx: AddressState.TrackedTx, threshold: Int, balance: Int64?, context: Context) -> NewEvent {
+        event(
+            "address.tx.confirmations",
+            [tx.txid, blockKey(tx), "\(threshold)"],
+            txData(tx, confirmations: threshold, balance: balance, context: context),
+            context: context
+        )
+    }
+
+    static func reverted(_ tx: AddressState.TrackedTx, balance: Int64?, context: Context) -> NewEvent {
+        event(
+            "address.tx.reverted",
+            [tx.txid, blockKey(tx)],
+            txData(tx, confirmations: 0, balance: balance, context: context)
+                + [.init("reason", .string("block reorged out"))],
+            context: context
+        )
+    }
+
+    static func replaced(_ tx: AddressState.TrackedTx, balance: Int64?, context: Context) -> NewEvent {
+        event(
+            "address.tx.replaced",
+            [tx.txid],
+            txData(tx, confirmations: 0, balance: balance, context: context)
+                + [.init("reason", .string("dropped from the mempool"))],
+            context: context
+        )
+    }
+
+    static func balanceChanged(previous: AddressSummary, current: AddressSummary, context: Context) -> NewEvent {
+        let old = previous.balanceSat ?? 0
+        let new = current.balanceSat ?? 0
+        let oldUnconfirmed = previous.unconfirmedBalanceSat ?? 0
+        let newUnconfirmed = current.unconfirmedBalanceSat ?? 0
+        let delta = (new + newUnconfirmed) - (old + oldUnconfirmed)
+        func side(_ balance: Int64, _ unconfirmed: Int64) -> JSONValue {
+            .object([
+                .init("balanceSat", .sats(balance)),
+                .init("balanceBtc", .string(Satoshi.btc(balance))),
+                .init("unconfirmedSat", .sats(unconfirmed)),
+                .init("unconfirmedBtc", .string(Satoshi.btc(unconfirmed))),
+            ])
+        }
+        return event(
+            "address.balance.changed",
+            [
+                "\(old)", "\(new)", "\(oldUnconfirmed)", "\(newUnconfirmed)", "\(current.txCount ?? -1)",
+                "\(current.unconfirmedTxCount ?? -1)",
+            ],
+            [
+                .init("chain", .string(context.chain)),
+                .init("address", .string(context.entry.address)),
+                .init("label", .optional(context.entry.label)),
+                .init("old", side(old, oldUnconfirmed)),
+                .init("new", side(new, newUnconfirmed)),
+                .init("deltaSat", .sats(delta)),
+                .init("deltaBtc", .string(Satoshi.btc(delta))),
+                .init("confirmedDeltaSat", .sats(new - old)),
+                .init("unconfirmedDeltaSat", .sats(newUnconfirmed - oldUnconfirmed)),
+                .init("balanceSat", .sats(new)),
+                .init("balanceBtc", .string(Satoshi.btc(new))),
+                .init("fiat", fiat(new, prices: context.prices)),
+            ],
+            context: context
+        )
+    }
+}

@@ -1,0 +1,95 @@
+import Logging
+import Synchronization
+import WatcherCore
+import WatcherStorage
+
+/// Each planned job's body: the driver that does its work.
+extension Engine {
+    /// The address book of `chain`: config watches and CLI-followed accounts, read from the store each time.
+    func book(_ chain: String) -> @Sendable () throws -> AddressBook {
+        let context = self.context
+        let watches = config.watches
+        let settings = self.settings
+        return {
+            let accounts = try context.store.read { try $0.accounts(chain: chain) }
+            var book = AddressBook.load(
+                chain: chain,
+                watches: watches,
+                accounts: accounts,
+                accountThresholds: settings.accountThresholds
+            )
+            for (address, entry) in book.entries where entry.watch == "accounts" {
+                book.entries[address]?.reorgSafety = settings.accountReorgSafety
+            }
+            return book
+        }
+    }
+
+    /// The body of `job`.
+    func runner(for job: JobPlan.Job) -> @Sendable () async throws -> Void {
+        let context = self.context
+        switch job.work {
+        case .chain(let chain, let watch, let maxBackfill, let announce, let headerProviders):
+            let book = self.book(chain)
+            let txWatches = config.watches.filter { $0.kind == .tx && $0.chain == chain }
+            let driver = ChainDriver(
+                chain: chain,
+                watch: watch,
+                providers: job.providers,
+                headerProviders: headerProviders,
+                context: context,
+                maxBackfill: maxBackfill,
+                announce: announce,
+                book: book,
+                txWatches: txWatches
+            )
+            guard job.whileFollowing else { return driver.poll }
+            return {
+                guard try !txWatches.isEmpty || !book().entries.isEmpty else { return }
+                try await driver.poll()
+            }
+        case .addresses(let chain, let watch):
+            let book = self.book(chain)
+            let driver = AddressDriver(chain: chain, providers: job.providers, context: context)
+            return { try await driver.poll(try book().watch(watch)) }
+        case .accounts(let chain, let refresh):
+            return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)
+        case .tx(_, let watch):
+            guard let config = config.watches.first(where: { $0.id == watch }) else { return {} }
+            return TxDriver(watch: config, context: context).poll
+        case .price(let watch):
+            guard let config = config.watches.first(where: { $0.id == watch }) else { return {} }
+            return PriceDriver(watch: config, context: context).poll
+        case .health(let id):
+            return {
+                let health = try await context.ask([id], .tip) { try await $0.health() }
+                context.logger.debug("health probe", metadata: ["provider": "\(id)", "healthy": "\(health.isHealthy)"])
+                await context.scheduler.setHealth(id, healthy: health.isHealthy, reason: health.reason)
+            }
+        }
+    }
+
+    /// CLI-followed accounts: every run reads the store (no request) and polls accounts never observed at once;
+    /// all of them are refreshed every `refresh`.
+    func accountsRunner(chain: String, providers: [String], refresh: Duration) -> @Sendable () async throws -> Void {
+        let context = self.context
+        let book = self.book(chain)
+        let driver = AddressDriver(chain: chain, providers: providers, context: context)
+        let lastRefresh = Mutex<ContinuousClock.Instant?>(nil)
+        return {
+            let accounts = try book().watch("accounts")
+            guard !accounts.entries.isEmpty else { return }
+            let now = ContinuousClock.now
+            if lastRefresh.withLock({ last in last.map { now - $0 >= refresh } ?? true }) {
+                try await driver.poll(accounts)
+                lastRefresh.withLock { $0 = now }
+                return
+            }
+            let known = try context.store.read { txn in
+                Set(try txn.addressStates(chain: chain).filter { $0.summary != nil }.map(\.address))
+            }
+            let fresh = accounts.entries.filter { !known.contains($0.key) }
+            if !fresh.isEmpty { try await driver.poll(AddressBook(entries: fresh)) }
+        }
+    }
+}

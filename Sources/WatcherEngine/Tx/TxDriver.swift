@@ -1,0 +1,35 @@
+import WatcherCore
+import WatcherStorage
+
+/// The I/O around ``TxReducer`` for one `tx` watch: asks for the transaction until it is settled
+/// (`reorgSafety` blocks past the highest threshold), and commits the reducer's answer.
+struct TxDriver: Sendable {
+    let watch: WatchConfig
+    let context: EngineContext
+
+    func poll() async throws {
+        guard let txid = watch.txid else { return }
+        let watchID = watch.id
+        let chain = watch.chain
+        let reducerContext = TxReducer.Context(
+            chain: chain,
+            watch: watchID,
+            txid: txid,
+            thresholds: watch.confirmations,
+            reorgSafety: watch.reorgSafety,
+            now: context.events.now()
+        )
+        let (stored, tipHeight) = try context.store.read { txn in
+            (try txn.watchState(TxReducer.State.self, watch: watchID), try txn.tip(chain: chain)?.height)
+        }
+        if let stored, TxReducer.isSettled(stored, tipHeight: tipHeight, context: reducerContext) { return }
+        let tx = try await context.ask(watch.providers, .refresh) { try await $0.transaction(txid) }
+        try await context.commit { txn in
+            let state = try txn.watchState(TxReducer.State.self, watch: watchID) ?? TxReducer.State()
+            let tip = try txn.tip(chain: chain)?.height
+            let (next, events) = TxReducer.observe(state, tx, tipHeight: tip, context: reducerContext)
+            try txn.putWatchState(next, watch: watchID)
+            return events
+        }
+    }
+}
