@@ -249,6 +249,7 @@ let package = Package(
                 "WatcherEngine",
                 "WatcherStorage",
                 "WatcherCore",
+                "WatcherSimnet",
             ],
             swiftSettings: swiftSettings
         ),

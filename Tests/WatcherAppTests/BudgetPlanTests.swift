@@ -29,9 +29,9 @@ struct BudgetPlanTests {
         let plan = BudgetPlan(config: config)
         let line = try #require(plan.lines.first)
         #expect(line.budgetPerHour == 1200)
-        #expect(line.demands.first { $0.watch == "many" }?.requestsPerHour == 12_000)
+        #expect(line.demands.first { $0.watch == "watch many" }?.requestsPerHour == 12_000)
         // Blockbook's tip costs 2 requests (status, then block index): 120 probes an hour, plus ~6 new headers.
-        #expect(line.demands.first { $0.watch == "tip" }?.requestsPerHour == 246)
+        #expect(line.demands.first { $0.watch == "watch tip" }?.requestsPerHour == 246)
         #expect(line.isOverBudget)
         #expect(plan.warnings.count == 1)
         let warning = try #require(plan.warnings.first)
@@ -51,7 +51,7 @@ struct BudgetPlanTests {
         let plan = BudgetPlan(config: config)
         let demands = try #require(plan.lines.first?.demands)
         // 200 addresses in batches of 80: 3 requests per round, 12 rounds an hour; plus the implicit tip.
-        #expect(demands.first { $0.watch == "many" }?.requestsPerHour == 36)
+        #expect(demands.first { $0.watch == "watch many" }?.requestsPerHour == 36)
         #expect(demands.first { $0.watch == "tip btc" }?.requestsPerHour == 12)
         #expect(plan.warnings.isEmpty)
     }

@@ -46,16 +46,17 @@ struct ChainDriver: Sendable {
         }
         var newChain = outcome.learned
         for header in outcome.headers { newChain[header.height] = header.hash }
-        if let fork = outcome.fork {
-            if outcome.beyondMemory {
-                context.logger.error(
-                    "reorg deeper than the remembered chain; the fork is at or below the reported height",
-                    metadata: ["chain": "\(chain)", "forkHeight": "\(fork)"]
-                )
-            }
-            try await settle(fork: fork, tipHeight: tip.height, into: &newChain)
+        if let fork = outcome.fork, outcome.beyondMemory {
+            context.logger.error(
+                "reorg deeper than the remembered chain; the fork is at or below the reported height",
+                metadata: ["chain": "\(chain)", "forkHeight": "\(fork)"]
+            )
         }
-        try await commit(memory: memory, outcome: outcome, newChain: newChain)
+        // Above the fork, or above the old tip without a reorg: an address poll may have recorded a transaction in
+        // a block the walk never saw (a provider ahead of the tip's), and that block may be gone already.
+        let floor = ChainReducer.revertFloor(memory, outcome)
+        if let floor { try await settle(fork: floor, tipHeight: tip.height, into: &newChain) }
+        try await commit(memory: memory, outcome: outcome, newChain: newChain, floor: floor)
     }
 
     /// Fetches the new chain's hash at every height above the fork where a followed transaction was confirmed and
@@ -82,7 +83,7 @@ struct ChainDriver: Sendable {
         }
     }
 
-    func commit(memory: ChainMemory, outcome: ChainSync.Outcome, newChain: [Int: String]) async throws {
+    func commit(memory: ChainMemory, outcome: ChainSync.Outcome, newChain: [Int: String], floor: Int?) async throws {
         let chain = self.chain
         let settings = ChainReducer.Settings(
             chain: chain,
@@ -109,7 +110,7 @@ struct ChainDriver: Sendable {
                     now: now
                 )
                 var updated = state
-                if let fork = outcome.fork {
+                if let fork = floor {
                     let (reverted, emitted) = AddressReducer.revert(
                         updated,
                         fork: fork,
@@ -135,7 +136,7 @@ struct ChainDriver: Sendable {
                     now: now
                 )
                 var updated = state
-                if let fork = outcome.fork {
+                if let fork = floor {
                     let (reverted, emitted) = TxReducer.revert(updated, fork: fork, newChain: newChain, context: tx)
                     updated = reverted
                     events += emitted

@@ -56,6 +56,14 @@ public enum ChainReducer {
         return (next, events)
     }
 
+    /// The height above which followed transactions are checked against the new chain after `outcome`: the fork
+    /// of a reorg, else the old tip (blocks above it are new, and a transaction recorded there by an address poll
+    /// ahead of the walk may sit in a block that is already gone). `nil` when nothing changed or on the first poll.
+    public static func revertFloor(_ memory: ChainMemory, _ outcome: ChainSync.Outcome) -> Int? {
+        guard !outcome.unchanged else { return nil }
+        return outcome.fork ?? memory.tip?.height
+    }
+
     static func blockNew(_ header: BlockHeader, settings: Settings, builder: EventBuilder) -> NewEvent {
         builder.make(
             type: "block.new",
