@@ -50,6 +50,9 @@ public enum JSONPricePlugin: ProviderPlugin {
         }
 
         public var defaultRateLimit: RateLimit? { preset?.rateLimit }
+
+        /// A feed quotes the currencies its `currencies` option lists.
+        public var priceCurrencies: [String]? { currencies }
     }
 
     public static let descriptor = PluginDescriptor(

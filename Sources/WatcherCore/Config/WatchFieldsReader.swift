@@ -79,6 +79,7 @@ struct WatchFieldsReader {
                 reader.path.key("currency"),
                 "expected a 3-letter currency code, got \(JSONValue.quoted(code))"
             )
+            currency = nil
         }
         above = reader.decimals("above", doc: "Announce when the price rises through these levels.")
         below = reader.decimals("below", doc: "Announce when the price falls through these levels.")

@@ -85,6 +85,11 @@ public struct ProviderConfig: Sendable {
     /// What it can do for chain watches, typed.
     public var chainCapabilities: ChainCapabilities { plugin.entry.descriptor.chainCapabilities }
 
+    /// The currencies it quotes as a price provider, upper case; `nil` when it quotes any currency asked of it.
+    public var priceCurrencies: [String]? {
+        (plugin.options as? any PluginOptions)?.priceCurrencies?.map { $0.uppercased() }
+    }
+
     /// Catalog capabilities.
     public var capabilities: [String] { plugin.entry.descriptor.capabilities }
     /// Whether it can serve chain watches.
