@@ -121,6 +121,10 @@ struct WatchFieldsReader {
                 context.error(reader.path.key("changePercent"), "window needs a changePercent, e.g. 5")
             }
         }
+        // `watcher check` shows only this type's fields, so that its output loads again.
+        for key in Set(fieldsOf.values.joined()) where !wants(key) {
+            reader.hide(key)
+        }
     }
 
     func apply(to watch: inout WatchConfig) {
