@@ -111,11 +111,7 @@ struct ConfigCheckTests {
 
     @Test(arguments: cases)
     func reportsPathAndMessage(_ testCase: Case) {
-        let errors = ConfigErrorTests.errors(testCase.json)
-        #expect(
-            errors.contains { $0.path.description == testCase.path && $0.message == testCase.message },
-            "got: \(errors.map(\.description))"
-        )
+        ConfigErrorTests.expectReported(testCase)
     }
 
     @Test func aBadValueIsNotAlsoReportedAsAMissingPartner() {
