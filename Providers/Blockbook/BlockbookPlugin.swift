@@ -21,6 +21,9 @@ public enum BlockbookPlugin: ProviderPlugin {
                 doc: "Fiat currencies asked of /api/v2/tickers when used as a price provider."
             )
         }
+
+        /// Any: `/api/v2/tickers/` returns every rate the instance has, whatever `currencies` lists.
+        public var priceCurrencies: [String]? { nil }
     }
 
     public static let descriptor = PluginDescriptor(

@@ -14,6 +14,9 @@ public enum CoinDeskPlugin: ProviderPlugin {
             url = reader.url("url", default: "https://api.coindesk.com", doc: "Base URL of the BPI v1 feed.") ?? ""
             http = HTTPOptions(from: reader)
         }
+
+        /// Any: USD, GBP and EUR come from `currentprice.json`, other codes from `currentprice/<CODE>.json`.
+        public var priceCurrencies: [String]? { nil }
     }
 
     public static let descriptor = PluginDescriptor(

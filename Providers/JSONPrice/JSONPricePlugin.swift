@@ -50,7 +50,9 @@ public enum JSONPricePlugin: ProviderPlugin {
         }
 
         public var defaultRateLimit: RateLimit? { preset?.rateLimit }
-        public var quotedCurrencies: [String]? { currencies.map { $0.uppercased() } }
+
+        /// A feed quotes the currencies its `currencies` option lists.
+        public var priceCurrencies: [String]? { currencies }
     }
 
     public static let descriptor = PluginDescriptor(

@@ -11,8 +11,11 @@ struct BudgetPlanTests {
     }
 
     func addressList(_ count: Int) -> String {
-        // Distinct valid addresses are not needed for planning; the count is.
-        (0..<count).map { _ in #""bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq""# }.joined(separator: ",")
+        // Distinct valid addresses (`watcher check` rejects duplicates): P2WPKH programs 0, 1, 2, ...
+        (0..<count).map { index in
+            let program = [UInt8](repeating: 0, count: 18) + [UInt8(index / 256), UInt8(index % 256)]
+            return "\"\(Bech32.segwitAddress(hrp: "bc", version: 0, program: program))\""
+        }.joined(separator: ",")
     }
 
     @Test func overBudgetNamesTheWatchAndTheRemedy() throws {

@@ -306,13 +306,19 @@ struct ConfigErrorTests {
         }
     }
 
+    /// Expects loading `testCase.json` to report `testCase.message` at `testCase.path`.
+    static func expectReported(_ testCase: Case, sourceLocation: SourceLocation = #_sourceLocation) {
+        let found = errors(testCase.json)
+        #expect(
+            found.contains { $0.path.description == testCase.path && $0.message == testCase.message },
+            "got: \(found.map(\.description))",
+            sourceLocation: sourceLocation
+        )
+    }
+
     @Test(arguments: cases)
     func reportsPathAndMessage(_ testCase: Case) {
-        let errors = Self.errors(testCase.json)
-        #expect(
-            errors.contains { $0.path.description == testCase.path && $0.message == testCase.message },
-            "got: \(errors.map(\.description))"
-        )
+        Self.expectReported(testCase)
     }
 
     @Test func atLeastTwentyFiveCases() {

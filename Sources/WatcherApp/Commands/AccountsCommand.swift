@@ -191,14 +191,29 @@ extension AccountsCommand {
                 throw CommandFailure.usage(error.description)
             }
             let config = try options.load()
+            let chain = self.chain
+            // Config watches that still follow the address keep its engine state.
+            let watches = Followed.configWatches(following: canonical, chain: chain, config: config)
             let store = try StoreAccess.reader(config)
             await store.close()
             let writer = try StoreAccess.writer(config)
-            let chain = self.chain
-            let removed = try await writer.write { try $0.removeAccount(chain: chain, address: canonical) }
+            let keep = !watches.isEmpty
+            let removed = try await writer.write {
+                try $0.removeAccount(chain: chain, address: canonical, keepingState: keep)
+            }
             await writer.close()
-            guard removed else { throw CommandFailure.runtime("\(canonical) is not followed") }
-            Output.out("stopped following \(canonical)")
+            guard removed else {
+                guard let watch = watches.first else { throw CommandFailure.runtime("\(canonical) is not followed") }
+                throw CommandFailure.runtime(
+                    "\(canonical) is followed by watch \"\(watch)\" in the config, not by `watcher accounts add`; "
+                        + "nothing was changed (remove it from that watch's addresses instead)"
+                )
+            }
+            guard let watch = watches.first else {
+                Output.out("stopped following \(canonical)")
+                return
+            }
+            Output.out("removed account \(canonical); watch \"\(watch)\" in the config still follows it")
         }
     }
 }
@@ -208,6 +223,13 @@ struct Followed {
     var address: String
     var label: String?
     var watch: String
+
+    /// The ids of the config's `address` watches on `chain` that list `address`, in file order.
+    static func configWatches(following address: String, chain: String, config: WatcherConfig) -> [String] {
+        config.watches.filter { watch in
+            watch.kind == .address && watch.chain == chain && watch.addresses.contains { $0.address == address }
+        }.map(\.id)
+    }
 
     /// Config watches first (in file order), then CLI-followed accounts not already in the config.
     static func all(config: WatcherConfig, chain: String, accounts: [Account]) -> [Followed] {

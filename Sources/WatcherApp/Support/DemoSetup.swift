@@ -24,7 +24,7 @@ enum DemoSetup {
                 { "id": "coindesk", "type": "coindesk", "options": { "url": "\(baseURL)" } }
               ],
               "watches": [
-                { "id": "blocks", "type": "blocks", "providers": ["blockbook", "rawaddr"], "every": "2s" },
+                { "id": "blocks", "type": "blocks", "providers": ["blockbook"], "every": "2s" },
                 { "id": "wallet", "type": "address", "providers": ["blockbook", "rawaddr"], "every": "2s",
                   "addresses": ["bitcoin:\(followed[0])?label=Savings", "bitcoin:\(followed[1])?label=Cold%20storage"],
                   "confirmations": [1, 3, 6] },

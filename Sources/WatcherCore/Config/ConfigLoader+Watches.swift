@@ -34,26 +34,6 @@ extension ConfigLoader {
         if reader.isPresent, providerIDs.isEmpty, reader.raw("providers", type: "string[]", doc: "") != nil {
             context.error(reader.path.key("providers"), "expected at least one provider id")
         }
-        for (index, providerID) in providerIDs.enumerated() {
-            let path = reader.path.key("providers").index(index)
-            guard let provider = known[providerID] else {
-                if !declared.contains(providerID) {
-                    var message = "no provider has id \(JSONValue.quoted(providerID))"
-                    if let guess = Spelling.suggestion(for: providerID, among: Array(declared)) {
-                        message += "; did you mean \"\(guess)\"?"
-                    } else if !declared.isEmpty {
-                        message += "; providers: \(declared.sorted().joined(separator: ", "))"
-                    }
-                    context.error(path, message)
-                }
-                continue
-            }
-            if kind == .price, !provider.servesPrices {
-                context.error(path, "provider \"\(providerID)\" (\(provider.type)) does not serve prices")
-            } else if let kind, kind != .price, !provider.servesChain {
-                context.error(path, "provider \"\(providerID)\" (\(provider.type)) does not serve chain data")
-            }
-        }
         let chain = reader.string("chain", default: kind == .price ? nil : "btc", doc: "The chain (chain watches).")
         let every = reader.duration(
             "every",
@@ -62,6 +42,14 @@ extension ConfigLoader {
             doc: "Refresh interval."
         )
         let kindReader = WatchFieldsReader(reader: reader, kind: kind)
+        checkProviders(
+            providerIDs,
+            of: reader,
+            kind: kind,
+            currency: kindReader.currency,
+            known: known,
+            declared: declared
+        )
         guard let id, let kind, let every else { return nil }
         var watch = WatchConfig(id: id, kind: kind, chain: chain ?? "", providers: providerIDs, every: every)
         kindReader.apply(to: &watch)

@@ -86,22 +86,6 @@ extension ObjectReader {
         return flag
     }
 
-    /// An exact decimal number (prices, percentages). Never goes through `Double`.
-    public func decimal(_ key: String, required: Bool = false, doc: String) -> Decimal? {
-        guard let value = raw(key, type: "number", required: required, doc: doc) else { return nil }
-        guard let number = Self.decimal(from: value) else {
-            typeError(key, expected: "a number", got: value)
-            return nil
-        }
-        show(key, value)
-        return number
-    }
-
-    static func decimal(from value: JSONValue) -> Decimal? {
-        guard case .number(let text) = value else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-    }
-
     /// A duration written `"500ms"`, `"30s"`, `"5m"`, `"1h"`.
     public func duration(
         _ key: String,
@@ -175,25 +159,6 @@ extension ObjectReader {
             if let (resolvedText, _) = context.resolve(text, at: path.key(key).index(index)) {
                 result.append(resolvedText)
             }
-        }
-        show(key, value)
-        return result
-    }
-
-    /// An array of exact decimals.
-    public func decimals(_ key: String, doc: String) -> [Decimal] {
-        guard let value = raw(key, type: "number[]", doc: doc) else { return [] }
-        guard case .array(let items) = value else {
-            typeError(key, expected: "an array of numbers", got: value)
-            return []
-        }
-        var result: [Decimal] = []
-        for (index, item) in items.enumerated() {
-            guard let number = Self.decimal(from: item) else {
-                context.error(path.key(key).index(index), "expected a number, got \(item.typeDescription)")
-                continue
-            }
-            result.append(number)
         }
         show(key, value)
         return result

@@ -72,6 +72,11 @@ public final class ObjectReader {
         resolved.append(.init(key, value))
     }
 
+    /// Removes `key` from what `watcher check` shows (a field that does not apply, e.g. another watch type's).
+    func hide(_ key: String) {
+        resolved.removeAll { $0.key == key }
+    }
+
     func typeError(_ key: String, expected: String, got value: JSONValue) {
         let shown: String
         switch value {

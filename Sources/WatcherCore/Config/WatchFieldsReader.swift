@@ -44,6 +44,7 @@ struct WatchFieldsReader {
         if wants("addresses"), addressTexts.isEmpty, reader.members.contains(where: { $0.key == "addresses" }) {
             context.error(reader.path.key("addresses"), "expected at least one address")
         }
+        var firstPaths: [String: ConfigPath] = [:]
         for (path, value) in addressTexts {
             guard case .string(let text) = value else {
                 context.error(path, "expected an address or bitcoin: URI string, got \(value.typeDescription)")
@@ -51,7 +52,13 @@ struct WatchFieldsReader {
             }
             do {
                 let parsed = try LabeledAddress(parsing: text)
-                addresses.append(.init(address: parsed.address.string, label: parsed.label))
+                let address = parsed.address.string
+                if let first = firstPaths[address] {
+                    context.error(path, "duplicate address \(JSONValue.quoted(address)) (first listed at \(first))")
+                    continue
+                }
+                firstPaths[address] = path
+                addresses.append(.init(address: address, label: parsed.label))
             } catch {
                 context.error(path, "\(error)")
             }
@@ -79,15 +86,45 @@ struct WatchFieldsReader {
                 reader.path.key("currency"),
                 "expected a 3-letter currency code, got \(JSONValue.quoted(code))"
             )
+            currency = nil
         }
-        above = reader.decimals("above", doc: "Announce when the price rises through these levels.")
-        below = reader.decimals("below", doc: "Announce when the price falls through these levels.")
-        changePercent = reader.decimal("changePercent", doc: "Announce a move of at least this percent within window.")
+        above = reader.decimals(
+            "above",
+            greaterThan: 0,
+            doc: "Announce when the price rises through these levels."
+        )
+        below = reader.decimals(
+            "below",
+            greaterThan: 0,
+            doc: "Announce when the price falls through these levels."
+        )
+        changePercent = reader.decimal(
+            "changePercent",
+            greaterThan: 0,
+            atMost: 1000,
+            doc: "Announce a move of at least this percent within window."
+        )
         window = reader.duration("window", minimum: .seconds(1), doc: "The window for changePercent.")
-        if changePercent != nil, window == nil {
-            context.error(reader.path.key("window"), "changePercent needs a window, e.g. \"1h\"")
-        }
         emitUpdates = reader.bool("emitUpdates", default: false, doc: "Emit price.updated on every fetch.")
+        if wants("window") {
+            // Whether a key is written at all: a bad value is reported on its own, not as a missing partner.
+            let written = { (key: String) in
+                reader.members.contains { member in
+                    if case .null = member.value { return false }
+                    return member.key == key
+                }
+            }
+            if written("changePercent"), !written("window") {
+                context.error(reader.path.key("window"), "changePercent needs a window, e.g. \"1h\"")
+            }
+            if written("window"), !written("changePercent") {
+                context.error(reader.path.key("changePercent"), "window needs a changePercent, e.g. 5")
+            }
+        }
+        // `watcher check` shows only this type's fields, so that its output loads again.
+        for key in Set(fieldsOf.values.joined()) where !wants(key) {
+            reader.hide(key)
+        }
     }
 
     func apply(to watch: inout WatchConfig) {

@@ -82,11 +82,13 @@ public struct ProviderConfig: Sendable {
         return (plugin.options as? any PluginOptions)?.batchSize
     }
 
-    /// The currencies it quotes as configured (`nil`: not restricted by its options).
-    public var quotedCurrencies: [String]? { (plugin.options as? any PluginOptions)?.quotedCurrencies }
-
     /// What it can do for chain watches, typed.
     public var chainCapabilities: ChainCapabilities { plugin.entry.descriptor.chainCapabilities }
+
+    /// The currencies it quotes as a price provider, upper case; `nil` when it quotes any currency asked of it.
+    public var priceCurrencies: [String]? {
+        (plugin.options as? any PluginOptions)?.priceCurrencies?.map { $0.uppercased() }
+    }
 
     /// Catalog capabilities.
     public var capabilities: [String] { plugin.entry.descriptor.capabilities }

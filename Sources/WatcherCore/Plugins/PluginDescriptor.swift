@@ -63,14 +63,15 @@ public protocol PluginOptions: Sendable {
     /// Addresses per batch request, for providers with the `addressBatch` capability; `nil` otherwise.
     var batchSize: Int? { get }
 
-    /// The currencies a price provider quotes with these options; `nil` when they do not restrict them.
-    var quotedCurrencies: [String]? { get }
+    /// The currencies a price provider quotes, as the options declare them (e.g. `json-price`'s `currencies`);
+    /// `nil` when it quotes any currency asked of it. `watcher check` rejects price watches in other currencies.
+    var priceCurrencies: [String]? { get }
 }
 
 extension PluginOptions {
     public var defaultRateLimit: RateLimit? { nil }
     public var batchSize: Int? { nil }
-    public var quotedCurrencies: [String]? { nil }
+    public var priceCurrencies: [String]? { nil }
 }
 
 /// A provider plugin: one config `type` that builds a chain provider, a price provider, or both.

@@ -67,7 +67,7 @@ struct JobPlanner {
     func priceJob(_ watch: WatchConfig) -> JobPlan.Job {
         let primary = watch.providers.first.flatMap { config.provider($0) }
         var wanted = Set(PriceCurrencies.standard + watch.currencies)
-        if let quoted = primary?.quotedCurrencies { wanted.formIntersection(quoted) }
+        if let quoted = primary?.priceCurrencies { wanted.formIntersection(quoted) }
         let perCurrency = primary?.plugin.entry.descriptor.requestPerCurrency ?? false
         let perRun = perCurrency ? max(1, wanted.count) : 1
         return .init(

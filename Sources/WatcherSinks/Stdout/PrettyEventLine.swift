@@ -1,7 +1,8 @@
 import Foundation
 import WatcherCore
 
-/// The human form of an event: time, type, subject and the data that matters.
+/// The human form of an event: time, type, subject and the data that matters. Balance changes show the confirmed
+/// and unconfirmed balances with their own changes (see ``BalanceChangeLine``).
 public enum PrettyEventLine {
     /// Renders one line.
     public static func render(_ event: SinkEvent, color: Bool) -> String {
@@ -9,7 +10,11 @@ public enum PrettyEventLine {
         let time = envelope?["time"]?.stringValue ?? ""
         let subject = envelope?["subject"]?.stringValue ?? ""
         var details: [String] = []
-        if let members = envelope?["data"]?.members {
+        if event.type == "address.balance.changed", let data = envelope?["data"],
+            let balance = BalanceChangeLine(data: data)
+        {
+            details.append(balance.text)
+        } else if let members = envelope?["data"]?.members {
             let wanted = [
                 "height", "hash", "label", "txid", "deltaBtc", "balanceBtc", "confirmations", "currency", "price",
                 "level", "direction", "changePercent", "provider", "reason", "orphaned",

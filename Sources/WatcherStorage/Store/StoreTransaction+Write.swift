@@ -29,12 +29,15 @@ extension StoreTransaction where Txn == WriteTransaction {
         try put(tables.accounts, Keys.text(account.chain, account.address), account)
     }
 
-    /// Stops following an address and forgets its state.
-    /// - Returns: `false` when it was not followed.
+    /// Stops following an account added with `watcher accounts add`. Changes nothing when there is none.
+    /// - Parameter keepingState: keep the address's engine state, because a config `address` watch still follows
+    ///   the address; otherwise the state is forgotten with the account.
+    /// - Returns: `false` when no such account was followed (and nothing was changed).
     @discardableResult
-    public func removeAccount(chain: String, address: String) throws -> Bool {
-        try txn.delete(tables.addresses, Keys.text(chain, address))
-        return try txn.delete(tables.accounts, Keys.text(chain, address))
+    public func removeAccount(chain: String, address: String, keepingState: Bool) throws -> Bool {
+        guard try txn.delete(tables.accounts, Keys.text(chain, address)) else { return false }
+        if !keepingState { try txn.delete(tables.addresses, Keys.text(chain, address)) }
+        return true
     }
 
     /// Stores the engine's state for an address.

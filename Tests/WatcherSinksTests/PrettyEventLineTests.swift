@@ -1,0 +1,91 @@
+import Testing
+import WatcherCore
+import WatcherSinks
+
+/// The pretty stdout line of `address.balance.changed`: confirmed and unconfirmed balances, each with its own
+/// change, from the event's `data.old` and `data.new`.
+struct PrettyEventLineTests {
+    /// The envelope of a real event (docs/events.md, recorded against the simnet) with `old` and `new` replaced.
+    static func balanceEvent(label: String?, old: (Int64, Int64), new: (Int64, Int64), delta: Int64) -> SinkEvent {
+        func side(_ balance: (Int64, Int64)) -> String {
+            """
+            {"balanceSat": \(balance.0), "balanceBtc": "-", "unconfirmedSat": \(balance.1), "unconfirmedBtc": "-"}
+            """
+        }
+        let body = """
+            {
+              "specversion": "1.0",
+              "id": "evt_3149aaa0f260779f444a77c1e311628c",
+              "source": "watcher/savings",
+              "type": "address.balance.changed",
+              "subject": "bc1qj4hwktexxttm6ql3v6er8cl09pff7rcnl7q5w8",
+              "time": "2026-11-21T23:55:20.117Z",
+              "datacontenttype": "application/json",
+              "data": {
+                "chain": "btc",
+                "address": "bc1qj4hwktexxttm6ql3v6er8cl09pff7rcnl7q5w8",
+                "label": \(label.map { "\"\($0)\"" } ?? "null"),
+                "old": \(side(old)),
+                "new": \(side(new)),
+                "deltaSat": \(delta),
+                "deltaBtc": "-",
+                "balanceSat": \(new.0),
+                "balanceBtc": "-",
+                "fiat": {"EUR": "56026.88", "GBP": "47622.85", "USD": "60695.78"}
+              }
+            }
+            """
+        return SinkEvent(
+            seq: 1,
+            id: "evt_3149aaa0f260779f444a77c1e311628c",
+            type: "address.balance.changed",
+            body: Array(body.utf8)
+        )
+    }
+
+    static let head =
+        "2026-11-21T23:55:20.117Z  address.balance.changed     bc1qj4hwktexxttm6ql3v6er8cl09pff7rcnl7q5w8  "
+
+    @Test func thePaymentInTheDocsArrivingInTheMempool() {
+        // docs/events.md: the total rose by 250000 sat, all of it unconfirmed.
+        let event = Self.balanceEvent(
+            label: "Savings",
+            old: (93_378_128, 23_666_060),
+            new: (93_378_128, 23_916_060),
+            delta: 250_000
+        )
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == Self.head + "(Savings) confirmed 0.93378128 BTC (unchanged) unconfirmed 0.23916060 BTC (+0.00250000)"
+        )
+    }
+
+    @Test func aPaymentThatConfirmsMovesBetweenTheBalances() {
+        // The total does not change (deltaSat 0): the line shows where the money moved.
+        let event = Self.balanceEvent(label: "shop", old: (0, 150_000), new: (150_000, 0), delta: 0)
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == Self.head + "(shop) confirmed 0.00150000 BTC (+0.00150000) unconfirmed 0.00000000 BTC (-0.00150000)"
+        )
+    }
+
+    @Test func aSpendWithoutLabelAndLargeAmounts() {
+        let event = Self.balanceEvent(
+            label: nil,
+            old: (2_100_000_000_000_000, 0),
+            new: (1_999_999_999_999_995, -5),
+            delta: -100_000_000_000_010
+        )
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == Self.head
+                + "confirmed 19999999.99999995 BTC (-1000000.00000005) unconfirmed -0.00000005 BTC (-0.00000005)"
+        )
+    }
+
+    @Test func anEventWithoutOldAndNewFallsBackToItsFields() {
+        let body = #"{"time": "t", "subject": "s", "data": {"deltaBtc": "0.1", "balanceBtc": "1.0"}}"#
+        let event = SinkEvent(seq: 1, id: "e", type: "address.balance.changed", body: Array(body.utf8))
+        #expect(PrettyEventLine.render(event, color: false).hasSuffix("s  deltaBtc=0.1 balanceBtc=1.0"))
+    }
+}
