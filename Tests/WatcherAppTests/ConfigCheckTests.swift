@@ -22,6 +22,24 @@ struct ConfigCheckTests {
 
     static let cases: [Case] = [
         Case(
+            name: "two blocks watches on one chain",
+            json: config(
+                watches:
+                    #"[{"id": "a", "type": "blocks", "providers": ["bb"]}, {"id": "b", "type": "blocks", "providers": ["bb"]}]"#
+            ),
+            path: "watches[1].type",
+            message: #"a second blocks watch for chain "btc" (the first is "a"): one blocks watch per chain announces its blocks"#
+        ),
+        Case(
+            name: "reorgSafety out of range",
+            json: config(
+                watches:
+                    #"[{"id": "w", "type": "address", "providers": ["bb"], "addresses": ["\#(address)"], "reorgSafety": -1}]"#
+            ),
+            path: "watches[0].reorgSafety",
+            message: "expected an integer from 0 to 1000, got -1"
+        ),
+        Case(
             name: "rawaddr as failover of a blocks watch",
             json: config(
                 providers: "[\(ConfigErrorTests.provider), \(rawaddr)]",

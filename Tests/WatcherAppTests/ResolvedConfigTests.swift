@@ -56,8 +56,8 @@ struct ResolvedConfigTests {
         let keys = Set(first["watches"]?[0]?.members?.map(\.key) ?? [])
         let own: [String: Set<String>] = [
             "blocks": ["maxBackfill", "chain"],
-            "address": ["addresses", "confirmations", "chain"],
-            "tx": ["txid", "confirmations", "chain"],
+            "address": ["addresses", "confirmations", "chain", "reorgSafety"],
+            "tx": ["txid", "confirmations", "chain", "reorgSafety"],
             "price": ["currency", "emitUpdates"],
         ]
         #expect(keys == Set(["id", "type", "providers", "every"]).union(own[kind] ?? []))

@@ -4,6 +4,7 @@ extension ConfigLoader {
     {
         var result: [(path: ConfigPath, config: WatchConfig?)] = []
         var shown: [JSONValue] = []
+        var blocksWatch: [String: String] = [:]
         let known = Dictionary(providers.compactMap(\.config).map { ($0.id, $0) }) { first, _ in first }
         // Ids written in the file, even for entries that failed to decode (their errors are reported already).
         let written = root.members.first { $0.key == "providers" }?.value.arrayValue ?? []
@@ -11,6 +12,17 @@ extension ConfigLoader {
         for (path, value) in root.array("watches", doc: "What to follow.") {
             let reader = ObjectReader(value, at: path, context: root.context)
             let watch = readWatch(reader, known: known, declared: declared)
+            if let watch, watch.kind == .blocks {
+                if let first = blocksWatch[watch.chain] {
+                    root.context.error(
+                        path.key("type"),
+                        "a second blocks watch for chain \(JSONValue.quoted(watch.chain)) (the first is "
+                            + "\(JSONValue.quoted(first))): one blocks watch per chain announces its blocks"
+                    )
+                } else {
+                    blocksWatch[watch.chain] = watch.id
+                }
+            }
             reader.finish()
             shown.append(reader.resolvedJSON)
             result.append((path, watch))

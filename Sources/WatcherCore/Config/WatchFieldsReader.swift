@@ -12,13 +12,15 @@ struct WatchFieldsReader {
     var changePercent: Decimal?
     var window: Duration?
     var emitUpdates = false
+    var reorgSafety: Int?
+    var from: Int?
 
     init(reader: ObjectReader, kind: WatchConfig.Kind?) {
         let context = reader.context
         let fieldsOf: [WatchConfig.Kind: [String]] = [
             .blocks: ["maxBackfill"],
-            .address: ["addresses", "confirmations"],
-            .tx: ["txid", "confirmations"],
+            .address: ["addresses", "confirmations", "reorgSafety", "from"],
+            .tx: ["txid", "confirmations", "reorgSafety"],
             .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates"],
         ]
         if let kind {
@@ -75,6 +77,18 @@ struct WatchFieldsReader {
         }
         if thresholds.isEmpty, wants("confirmations") { confirmations = [1, 3, 6] }
         reader.show("confirmations", wants("confirmations") ? .array(confirmations.map { .number("\($0)") }) : nil)
+
+        reorgSafety = reader.int(
+            "reorgSafety",
+            default: 6,
+            range: 0...1_000,
+            doc: "Blocks a transaction is still followed past its highest threshold, to report a later reorg."
+        )
+        from = reader.int(
+            "from",
+            range: 0...100_000_000,
+            doc: "Block height from which payments are announced at the first poll (default: after the tip then)."
+        )
 
         txid = reader.string("txid", required: wants("txid"), doc: "The transaction to follow.")
         if let txid, !(txid.count == 64 && txid.allSatisfy(\.isHexDigit)) {
@@ -138,5 +152,7 @@ struct WatchFieldsReader {
         watch.changePercent = changePercent
         watch.window = window
         watch.emitUpdates = emitUpdates
+        watch.reorgSafety = reorgSafety ?? 6
+        watch.from = from
     }
 }
