@@ -61,7 +61,8 @@ public enum JSONPricePlugin: ProviderPlugin {
         summary: "Generic JSON price feed by URL and JSON path, with presets for Coinbase, Kraken and CoinGecko.",
         capabilities: ["prices"],
         defaultRateLimit: RateLimit(requests: 30, per: .seconds(60), burst: 5, concurrency: 2),
-        presetRateLimits: Dictionary(JSONPricePreset.allCases.map { ($0.rawValue, $0.rateLimit) }) { first, _ in first },
+        presetRateLimits: Dictionary(JSONPricePreset.allCases.map { ($0.rawValue, $0.rateLimit) }) { first, _ in first
+        },
         requestPerCurrency: true
     )
 

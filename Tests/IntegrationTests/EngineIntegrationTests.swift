@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import Testing
 import WatcherCore
+import WatcherEngine
 import WatcherSimnet
 import WatcherStorage
 
@@ -40,12 +41,19 @@ struct EngineIntegrationTests {
     static func running<T: Sendable>(
         _ config: WatcherConfig,
         client: HTTPClient,
+        settings: Engine.Settings? = nil,
         _ body: @Sendable (Store) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "engine-test")
         logger.logLevel = .critical
         let store = try Store(path: config.storage.path)
-        let runtime = try WatcherRuntime(config: config, store: store, http: client, logger: logger)
+        let runtime = try WatcherRuntime(
+            config: config,
+            store: store,
+            http: client,
+            logger: logger,
+            engineSettings: settings
+        )
         let services = runtime.services
         do {
             let result = try await withThrowingTaskGroup(of: T?.self) { group in

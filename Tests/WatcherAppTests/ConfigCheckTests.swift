@@ -28,7 +28,8 @@ struct ConfigCheckTests {
                     #"[{"id": "a", "type": "blocks", "providers": ["bb"]}, {"id": "b", "type": "blocks", "providers": ["bb"]}]"#
             ),
             path: "watches[1].type",
-            message: #"a second blocks watch for chain "btc" (the first is "a"): one blocks watch per chain announces its blocks"#
+            message:
+                #"a second blocks watch for chain "btc" (the first is "a"): one blocks watch per chain announces its blocks"#
         ),
         Case(
             name: "reorgSafety out of range",

@@ -28,7 +28,8 @@ struct WatcherRuntime {
         http client: HTTPClient,
         logger: Logger,
         metrics: WatcherMetrics = .none,
-        checkInterval: Duration = .seconds(30)
+        checkInterval: Duration = .seconds(30),
+        engineSettings: Engine.Settings? = nil
     ) throws {
         self.metrics = metrics
         let context = PluginContext(
@@ -70,7 +71,7 @@ struct WatcherRuntime {
                 metrics: metrics
             ),
             transitions: transitions,
-            settings: Engine.Settings(healthInterval: checkInterval)
+            settings: engineSettings ?? Engine.Settings(healthInterval: checkInterval)
         )
         delivery = DeliveryService(
             store: store,

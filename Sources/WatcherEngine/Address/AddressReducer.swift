@@ -91,13 +91,19 @@ public enum AddressReducer {
             state.since = context.entry.from ?? observation.tipHeight.map { $0 + 1 }
         }
         var events: [NewEvent] = []
+        // A block holding one of the address's transactions is on the chain: the tip is at least that high, even
+        // when the stored tip has not caught up yet (the tip job runs on its own schedule).
+        var observation = observation
+        let highest = observation.history?.compactMap(\.blockHeight).max()
+        let tipHeight = [observation.tipHeight, highest].compactMap { $0 }.max()
         if let history = observation.history {
             events += apply(history, to: &state, baseline: baseline, observation: observation, context: context)
         }
+        observation.tipHeight = tipHeight
         state.summary = summary
         state.updatedAt = context.now
-        events += confirmations(&state, tipHeight: observation.tipHeight, context: context)
-        prune(&state, tipHeight: observation.tipHeight, context: context)
+        events += confirmations(&state, tipHeight: tipHeight, context: context)
+        prune(&state, tipHeight: tipHeight, context: context)
         if let previous,
             previous.balanceSat != summary.balanceSat
                 || previous.unconfirmedBalanceSat != summary.unconfirmedBalanceSat
