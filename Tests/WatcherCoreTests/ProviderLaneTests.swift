@@ -128,6 +128,26 @@ struct ProviderLaneTests {
         #expect(paused.nextWake == clock.now.advanced(by: .seconds(7)))
     }
 
+    @Test func afterAPauseOneProbeGoesBeforeTheConcurrencyReopens() {
+        let clock = ManualClock()
+        var lane = lane(RateLimit(requests: 100, per: .seconds(1), burst: 100, concurrency: 4))
+        for id in 1...4 { lane.enqueue(ticket(UInt64(id), .refresh, at: clock)) }
+        #expect(lane.poll(now: clock.now).actions.count == 4)
+        // The first refusal pauses for 7 s and slows the rate once; the other three in flight change nothing more.
+        for _ in 0..<4 {
+            _ = lane.finish(.rateLimited, pauseUntil: clock.now.advanced(by: .seconds(7)), now: clock.now)
+        }
+        #expect(lane.bucket.slowdown == 1.5)
+        for id in 5...8 { lane.enqueue(ticket(UInt64(id), .refresh, at: clock)) }
+        clock.advance(by: .seconds(8))
+        #expect(lane.poll(now: clock.now).actions == [.grant(5)])
+        clock.advance(by: .seconds(1))
+        #expect(lane.poll(now: clock.now).actions.isEmpty, "no second request before the probe is answered")
+        _ = lane.finish(.success, now: clock.now)
+        #expect(!lane.probing)
+        #expect(lane.poll(now: clock.now).actions.count == 3)
+    }
+
     @Test func backoffIsCappedFullJitter() {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(60))
         #expect(backoff.ceiling(attempt: 0) == .seconds(1))

@@ -38,13 +38,35 @@ struct TokenBucketTests {
         #expect(bucket.available(now: clock.now) == 0)
         #expect(bucket.earliest(now: clock.now) >= clock.now.advanced(by: .seconds(7)))
         clock.advance(by: .seconds(7))
-        // After the pause, a trickle: one token is owed for the pause window.
+        // After the pause, a trickle: one request, then one per interval, never the rest of the burst.
         let grantedAtOnce = (0..<10).filter { _ in bucket.acquire(now: clock.now) == .granted }.count
-        #expect(grantedAtOnce == 9)
+        #expect(grantedAtOnce == 1)
+        clock.advance(by: .seconds(1))
+        #expect(bucket.acquire(now: clock.now) == .granted)
+        #expect(bucket.acquire(now: clock.now) != .granted)
         // A shorter pause never shortens a longer one.
         bucket.pause(until: clock.now.advanced(by: .seconds(30)))
         bucket.pause(until: clock.now.advanced(by: .seconds(1)))
         #expect(bucket.pausedUntil == clock.now.advanced(by: .seconds(30)))
+    }
+
+    @Test func slowsDownMultiplicativelyAndRecoversAdditively() {
+        var bucket = Bucket(limit: RateLimit(requests: 10, per: .seconds(10)))
+        bucket.slowDown()
+        bucket.slowDown()
+        #expect(bucket.interval == .milliseconds(2250))
+        #expect(Int(bucket.currentRequestsPerHour.rounded()) == 1600)
+        for _ in 0..<20 { bucket.speedUp() }
+        #expect(bucket.slowdown == 1 && bucket.interval == .seconds(1))
+        for _ in 0..<20 { bucket.slowDown() }
+        #expect(bucket.slowdown == Bucket.maximumSlowdown)
+    }
+
+    @Test func theSafetyMarginKeepsBelowTheServersCount() {
+        let safe = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4).withSafetyMargin
+        #expect(safe.per / safe.requests == .milliseconds(545))
+        #expect(safe.burst == 9 && safe.concurrency == 4)
+        #expect(RateLimit(requests: 0, per: .seconds(1)).withSafetyMargin.requests == 0)
     }
 
     @Test func zeroRequestsMeansUnlimited() {

@@ -24,6 +24,16 @@ public struct RateLimit: Sendable, Equatable, Hashable {
         requests == 0 ? .infinity : Double(requests) * 3600 / per.seconds
     }
 
+    /// The limit the watcher keeps to so that it never exceeds this one as the server counts it: each interval
+    /// 5% longer plus 20 ms (two clocks and the network never agree to the millisecond), and a burst one smaller.
+    /// Unlimited stays unlimited.
+    public var withSafetyMargin: RateLimit {
+        guard requests > 0 else { return self }
+        let interval = per / requests
+        let safe = interval * 1.05 + .milliseconds(20)
+        return RateLimit(requests: requests, per: safe * requests, burst: max(1, burst - 1), concurrency: concurrency)
+    }
+
     /// The compact text form used on command lines: `20/1m`.
     public var shortText: String { "\(requests)/\(per.configText)" }
 

@@ -64,7 +64,7 @@ public struct BudgetPlan: Sendable {
         for provider in config.providers {
             var line = Line(
                 provider: provider.id,
-                budgetPerHour: provider.rateLimit.requestsPerHour,
+                budgetPerHour: provider.rateLimit.withSafetyMargin.requestsPerHour,
                 demands: demands[provider.id] ?? []
             )
             let factor = max(1, line.neededPerHour / line.budgetPerHour)

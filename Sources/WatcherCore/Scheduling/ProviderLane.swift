@@ -43,6 +43,10 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     public private(set) var queue: [Ticket] = []
     /// How long a request may wait before it is served ahead of more urgent ones.
     public let agingLimit: Duration
+    /// After a 429: one request at a time until one is answered, so a pause never ends in a burst of refusals.
+    public private(set) var probing = false
+    /// Answers since the last 429, towards the next additive increase of the rate.
+    public private(set) var successStreak = 0
 
     /// Creates a lane.
     public init(limit: RateLimit, breaker: CircuitBreaker<Instant>, agingLimit: Duration = .seconds(30)) {
@@ -63,7 +67,7 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
         for ticket in queue where ticket.deadline <= now { actions.append(.expire(ticket.id)) }
         queue.removeAll { $0.deadline <= now }
         var wake: Instant?
-        while let index = nextIndex(now: now), inFlight < bucket.limit.concurrency {
+        while let index = nextIndex(now: now), inFlight < (probing ? 1 : bucket.limit.concurrency) {
             if breaker.isOpen(now: now) {
                 wake = breaker.reopensAt(now: now)
                 break
@@ -110,12 +114,25 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
         -> CircuitBreaker<Instant>.Transition?
     {
         inFlight = max(0, inFlight - 1)
+        if outcome != .rateLimited, outcome != .neutral { probing = false }
         switch outcome {
         case .success:
+            successStreak += 1
+            // Additive increase: a period's worth of answers without a refusal wins back a tenth of the rate.
+            if bucket.slowdown > 1, successStreak >= max(10, bucket.limit.requests) {
+                bucket.speedUp()
+                successStreak = 0
+            }
             return breaker.recordSuccess()
         case .failure:
             return breaker.recordFailure(now: now)
         case .rateLimited:
+            // Multiplicative decrease, once per refusal episode: requests already in flight when the first 429
+            // came may be refused too, and say nothing new.
+            let sameEpisode = bucket.pausedUntil.map { $0 > now } ?? false
+            if !sameEpisode { bucket.slowDown() }
+            successStreak = 0
+            probing = true
             bucket.pause(until: pauseUntil ?? now)
             breaker.recordNeutral()
             return nil

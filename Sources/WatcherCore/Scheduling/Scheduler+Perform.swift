@@ -136,10 +136,34 @@ extension Scheduler {
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
+    /// Logs the rate repeated 429s taught once it has held for 3 answers in a row (the learning steps are silent),
+    /// and again only if it falls a fifth below what was logged (AIMD probes upwards and back all the time); and
+    /// once when the configured rate is back.
+    func noteLearnedRate(_ provider: String, _ lane: ProviderLane<C.Instant>) {
+        let bucket = lane.bucket
+        let rate = bucket.currentRequestsPerHour
+        let last = loggedRate[provider]
+        if bucket.slowdown > 1, lane.successStreak == 3, rate < (last ?? .infinity) * 0.8 {
+            loggedRate[provider] = rate
+            logger.warning(
+                "provider refuses requests below its configured rate; keeping to the rate it accepts",
+                metadata: [
+                    "provider": "\(provider)", "learnedPerMinute": "\(Int((rate / 60).rounded()))",
+                    "configuredPerMinute":
+                        "\(Int((3600 / max(bucket.baseInterval.seconds, 0.000_001) / 60).rounded()))",
+                ]
+            )
+        } else if bucket.slowdown == 1, last != nil {
+            loggedRate[provider] = nil
+            logger.notice("provider accepts its configured rate again", metadata: ["provider": "\(provider)"])
+        }
+    }
+
     func finish(_ provider: String, _ outcome: RequestOutcome, pauseUntil: C.Instant? = nil) {
         guard var lane = lanes[provider] else { return }
         let transition = lane.finish(outcome, pauseUntil: pauseUntil, now: clock.now)
         lanes[provider] = lane
+        noteLearnedRate(provider, lane)
         switch transition {
         case .degraded(let failures)?:
             report(ProviderTransition(provider: provider, kind: .degraded, reason: "\(failures) consecutive failures"))

@@ -26,6 +26,8 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
     var cancelledEarly: Set<UInt64> = []
     var unhealthy: [String: String] = [:]
     var failoverTarget: [String: String] = [:]
+    /// The learned rate last logged per provider (requests per hour).
+    var loggedRate: [String: Double] = [:]
     var random: SplitMixRandom
     /// Wakes the timer loop early (a new wake-up time may be sooner than the one it sleeps towards). A fresh
     /// stream per sleep: cancelling the task that awaits a stream finishes that stream for good.
@@ -60,7 +62,7 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         self.random = SplitMixRandom(seed: seed)
         for (id, limit) in limits {
             lanes[id] = ProviderLane(
-                limit: limit,
+                limit: limit.withSafetyMargin,
                 breaker: CircuitBreaker(threshold: policy.breakerThreshold, coolDown: policy.breakerCoolDown),
                 agingLimit: policy.agingLimit
             )

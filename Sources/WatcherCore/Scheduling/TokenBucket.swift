@@ -12,8 +12,14 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
 
     /// The limit.
     public let limit: RateLimit
-    /// Time between tokens.
-    public let interval: Duration
+    /// Time between tokens at the configured rate.
+    public let baseInterval: Duration
+    /// Time between tokens now: the configured interval, stretched by ``slowdown`` after 429s.
+    public private(set) var interval: Duration
+    /// How much slower than configured the bucket runs (1 = as configured), learned from 429s (AIMD).
+    public private(set) var slowdown: Double = 1
+    /// The most the bucket slows down.
+    public static var maximumSlowdown: Double { 16 }
     /// The theoretical arrival time of the next request.
     private var tat: Instant?
     /// No grants before this instant (Retry-After).
@@ -22,7 +28,28 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
     /// Creates a full bucket.
     public init(limit: RateLimit) {
         self.limit = limit
-        self.interval = limit.requests > 0 ? limit.per / limit.requests : .zero
+        self.baseInterval = limit.requests > 0 ? limit.per / limit.requests : .zero
+        self.interval = baseInterval
+    }
+
+    /// The rate the bucket grants at now, in requests per hour (`.infinity` when unlimited).
+    public var currentRequestsPerHour: Double {
+        interval > .zero ? 3600 / interval.seconds : .infinity
+    }
+
+    /// Multiplicative decrease: the server refused a request the bucket allowed, so its real limit is lower.
+    public mutating func slowDown(by factor: Double = 1.5) {
+        setSlowdown(min(Self.maximumSlowdown, slowdown * factor))
+    }
+
+    /// Additive increase: one tenth of the configured rate back, up to the configured rate.
+    public mutating func speedUp() {
+        setSlowdown(max(1, 1 / (1 / slowdown + 0.1)))
+    }
+
+    private mutating func setSlowdown(_ value: Double) {
+        slowdown = value
+        interval = baseInterval * value
     }
 
     /// Takes a token if one is available at `now`.
@@ -47,11 +74,11 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
         return ready
     }
 
-    /// Refuses grants until `until` (a provider answered 429 with `Retry-After`) and drains the bucket, so the
-    /// provider sees a trickle, not a burst, when the pause ends.
+    /// Refuses grants until `until` (a provider answered 429 with `Retry-After`) and empties the bucket, so the
+    /// provider sees one request when the pause ends and then one per interval, never a burst.
     public mutating func pause(until: Instant) {
         if pausedUntil.map({ until > $0 }) ?? true { pausedUntil = until }
-        let drained = until.advanced(by: interval)
+        let drained = until.advanced(by: interval * max(0, limit.burst - 1))
         if tat.map({ drained > $0 }) ?? true { tat = drained }
     }
 

@@ -1,0 +1,91 @@
+import BlockbookProvider
+import Foundation
+import Logging
+import Testing
+import WatcherCore
+import WatcherSimnet
+
+/// The rate limiter against the simnet's own limiter, each on its own wall clock (no shared simulated time, so
+/// the jitter between two clocks and the network is real): the watcher never trips the server's limit, resumes
+/// after a 429 with one request, and learns a server limit lower than its configured one.
+@Suite(.serialized)
+struct WallClockRateLimitTests {
+    static var configuration: SimnetConfiguration {
+        var configuration = SimnetConfiguration(seed: 17, port: 0, blockInterval: nil)
+        configuration.chain = ChainParameters(seed: 17, fundedAddressCount: 50)
+        return configuration
+    }
+
+    /// Runs 8 workers asking address summaries through a wall-clock scheduler for `seconds`.
+    static func hammer(
+        _ harness: Harness,
+        limit: RateLimit,
+        seconds: Double,
+        logger: LogLines = LogLines()
+    ) async throws {
+        let addresses = await harness.simnet.addresses().map(\.address)
+        let blockbook = harness.blockbook(timeout: .seconds(5))
+        let scheduler = Scheduler(limits: ["bb": limit], clock: ContinuousClock(), logger: logger.logger)
+        let end = ContinuousClock.now + .seconds(seconds)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await scheduler.run() }
+            try await withThrowingTaskGroup(of: Void.self) { workers in
+                for worker in 0..<8 {
+                    workers.addTask {
+                        var index = worker
+                        while ContinuousClock.now < end {
+                            let address = addresses[index % addresses.count]
+                            _ = try? await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(5)) {
+                                _ in try await blockbook.address(address)
+                            }
+                            index += 8
+                        }
+                    }
+                }
+                try await workers.waitForAll()
+            }
+            group.cancelAll()
+        }
+    }
+
+    @Test func neverTripsTheServersLimitWithTheSameConfiguredLimit() async throws {
+        let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
+        try await Harness.with(Self.configuration) { harness in
+            await harness.simnet.setRateLimit(family: .blockbook, limit)
+            await harness.simnet.resetStats()
+            try await Self.hammer(harness, limit: limit, seconds: 20)
+            let stats = await harness.simnet.stats().families[.blockbook]
+            let served = (stats?.requests ?? 0) - (stats?.rateLimited ?? 0)
+            #expect(stats?.rateLimited == 0, "429s drawn on the wall clock")
+            // The server allows 10 + 20 s × 2/s = 50 in 20 s; the margin keeps about 90% of it.
+            #expect(served >= 42, "only \(served) of the server's 50 used")
+        }
+    }
+
+    @Test func afterA429ItWaitsRetryAfterAndResumesWithOneRequest() async throws {
+        let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
+        try await Harness.with(Self.configuration) { harness in
+            // The server allows less than the watcher believes, so the first burst meets a 429.
+            await harness.simnet.setRateLimit(family: .blockbook, RateLimit(requests: 4, per: .seconds(5), burst: 2))
+            await harness.simnet.resetStats()
+            let logger = LogLines()
+            try await Self.hammer(harness, limit: limit, seconds: 25, logger: logger)
+            let log = await harness.simnet.stats().log.filter { $0.family == .blockbook }
+            let refusals = log.enumerated().filter { $0.element.status == 429 }
+            #expect(!refusals.isEmpty)
+            // After each refusal's Retry-After, the next request goes alone: no second one within 200 ms of it.
+            for (index, refusal) in refusals {
+                guard let retryAfter = refusal.retryAfter else { continue }
+                let later = log[(index + 1)...].filter { $0.t >= refusal.t + Double(retryAfter) - 0.05 }
+                guard let first = later.first else { continue }
+                let crowd = later.dropFirst().filter { $0.t < first.t + 0.2 }
+                #expect(crowd.isEmpty, "\(crowd.count + 1) requests at once after a pause")
+            }
+            // It learned the lower limit: few refusals once it had, and it said so once in the log.
+            let lastTen = log.filter { $0.t >= (log.last?.t ?? 0) - 10 }
+            #expect(lastTen.filter { $0.status == 429 }.count <= 2, "still refused in the last 10 s")
+            let learned = logger.all.filter { $0.hasPrefix("provider refuses requests below its configured rate") }
+            #expect(learned.count == 1, "\(learned.joined(separator: "\n"))")
+        }
+    }
+}
