@@ -15,6 +15,8 @@ public struct BlockbookProvider: ChainProvider, PriceProvider {
     public var capabilities: ChainCapabilities {
         [.status, .tip, .block, .blockTransactions, .address, .addressTransactions, .transaction]
     }
+    /// The status page, then the block index.
+    public var requestsPerTip: Int { 2 }
     /// Currencies asked of the tickers endpoint, upper case.
     public let currencies: [String]
     /// Transactions per page when listing an address's history.

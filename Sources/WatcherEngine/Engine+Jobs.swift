@@ -29,7 +29,7 @@ extension Engine {
     func runner(for job: JobPlan.Job) -> @Sendable () async throws -> Void {
         let context = self.context
         switch job.work {
-        case .chain(let chain, let watch, let maxBackfill, let announce, let headerProviders):
+        case .chain(let chain, let watch, let maxBackfill, let announce, let headerProviders, let scan):
             let book = self.book(chain)
             let txWatches = config.watches.filter { $0.kind == .tx && $0.chain == chain }
             let driver = ChainDriver(
@@ -41,17 +41,24 @@ extension Engine {
                 maxBackfill: maxBackfill,
                 announce: announce,
                 book: book,
-                txWatches: txWatches
+                txWatches: txWatches,
+                scan: scan
             )
             guard job.whileFollowing else { return driver.poll }
             return {
                 guard try !txWatches.isEmpty || !book().entries.isEmpty else { return }
                 try await driver.poll()
             }
-        case .addresses(let chain, let watch):
+        case .addresses(let chain, let watch, let strategy):
             let book = self.book(chain)
-            let driver = AddressDriver(chain: chain, providers: job.providers, context: context)
-            return { try await driver.poll(try book().watch(watch)) }
+            var driver = AddressDriver(chain: chain, providers: job.providers, context: context)
+            if strategy == .scan {
+                // Scanned with each block; this job only fills balances never known, at low priority.
+                driver.priority = .backfill
+                driver.fillOnly = true
+            }
+            let configured = driver
+            return { try await configured.poll(try book().watch(watch)) }
         case .accounts(let chain, let refresh):
             return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)
         case .tx(_, let watch):

@@ -74,6 +74,22 @@ public struct EngineContext: Sendable {
         }
     }
 
+    /// The provider's tip through the scheduler, counting every HTTP request it makes.
+    func tip(_ providerIDs: [String]) async throws -> BlockRef {
+        let providers = chainProviders
+        return try await scheduler.perform(
+            on: providerIDs,
+            priority: .tip,
+            budget: requestBudget,
+            cost: { providers[$0]?.requestsPerTip ?? 1 }
+        ) { id in
+            guard let provider = providers[id] else {
+                throw ProviderError.unsupported(provider: id, operation: "chain data")
+            }
+            return try await provider.tip()
+        }
+    }
+
     /// Commits `body`'s state changes and the events it returns in one write transaction, then wakes the sinks.
     /// - Returns: the events actually appended (facts already logged are refused).
     @discardableResult

@@ -4,8 +4,6 @@ import WatcherCore
 
 /// The request budget plan `watcher check` prints.
 struct BudgetPlanTests {
-    static let addresses = (0..<200).map { _ in "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" }
-
     func load(_ json: String) throws -> WatcherConfig {
         try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
     }
@@ -24,7 +22,8 @@ struct BudgetPlanTests {
             {"providers": [{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example"}}],
              "watches": [
                {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "30s"},
-               {"id": "many", "type": "address", "providers": ["bb"], "every": "1m", "addresses": [\(addressList(200))]}
+               {"id": "many", "type": "address", "providers": ["bb"], "every": "1m", "strategy": "poll",
+                "addresses": [\(addressList(200))]}
              ],
              "sinks": [{"id": "out", "type": "stdout"}]}
             """
@@ -58,5 +57,48 @@ struct BudgetPlanTests {
         #expect(demands.first { $0.watch == "watch many" }?.requestsPerHour == 36)
         #expect(demands.first { $0.watch == "tip btc" }?.requestsPerHour == 12)
         #expect(plan.warnings.isEmpty)
+    }
+}
+
+/// How `auto` chooses between polling and scanning, and what `check` says about it.
+struct StrategyPlanTests {
+    func load(addresses count: Int, strategy: String? = nil) throws -> WatcherConfig {
+        let list = BudgetPlanTests().addressList(count)
+        let field = strategy.map { #", "strategy": "\#($0)""# } ?? ""
+        return try ConfigLoader(registry: .builtIn, environment: [:]).load(
+            bytes: Array(
+                """
+                {"providers": [{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example"}}],
+                 "watches": [{"id": "shop", "type": "address", "providers": ["bb"], "every": "1m", "addresses": [\(list)]\(field)}],
+                 "sinks": []}
+                """.utf8
+            )
+        )
+    }
+
+    func work(_ plan: JobPlan, _ name: String) -> JobPlan.Job? { plan.jobs.first { $0.name == name } }
+
+    @Test func fewAddressesArePolledManyAreScanned() throws {
+        let few = JobPlan(config: try load(addresses: 5))
+        #expect(work(few, "watch shop")?.work == .addresses(chain: "btc", watch: "shop", strategy: .poll))
+        #expect(work(few, "watch shop")?.detail.contains("auto picks poll") == true)
+        let many = JobPlan(config: try load(addresses: 1_000))
+        #expect(work(many, "watch shop")?.work == .addresses(chain: "btc", watch: "shop", strategy: .scan))
+        #expect(work(many, "watch shop")?.requestsPerHour == 0)
+        guard case .chain(_, _, _, _, _, let scan)? = work(many, "tip btc")?.work else {
+            Issue.record("no chain job")
+            return
+        }
+        #expect(scan?.watches == ["shop"])
+        // 1,000 addresses a minute would be 60,000 requests/h; the scan reads ~4 pages of 6 blocks an hour.
+        #expect(work(many, "watch shop")?.detail.contains("poll 60000/h") == true)
+        #expect(work(many, "watch shop")?.detail.contains("scan 24/h") == true)
+        #expect(BudgetPlan(config: try load(addresses: 1_000)).warnings.isEmpty)
+    }
+
+    @Test func aConfiguredStrategyIsKept() throws {
+        let plan = JobPlan(config: try load(addresses: 5, strategy: "scan"))
+        #expect(work(plan, "watch shop")?.work == .addresses(chain: "btc", watch: "shop", strategy: .scan))
+        #expect(work(plan, "watch shop")?.detail.contains("scan as configured") == true)
     }
 }

@@ -56,7 +56,7 @@ struct ResolvedConfigTests {
         let keys = Set(first["watches"]?[0]?.members?.map(\.key) ?? [])
         let own: [String: Set<String>] = [
             "blocks": ["maxBackfill", "chain"],
-            "address": ["addresses", "confirmations", "chain", "reorgSafety"],
+            "address": ["addresses", "confirmations", "chain", "reorgSafety", "strategy"],
             "tx": ["txid", "confirmations", "chain", "reorgSafety"],
             "price": ["currency", "emitUpdates"],
         ]

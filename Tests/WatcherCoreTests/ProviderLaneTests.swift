@@ -68,6 +68,19 @@ struct ProviderLaneTests {
         #expect(granted.count == 20)
     }
 
+    @Test func backfillLeavesHalfTheBurstForUrgentWork() {
+        let clock = ManualClock()
+        var lane = lane(RateLimit(requests: 10, per: .seconds(10), burst: 4, concurrency: 4))
+        for id in 1...4 { lane.enqueue(ticket(UInt64(id), .backfill, at: clock)) }
+        var granted = lane.poll(now: clock.now).actions
+        for _ in granted { _ = lane.finish(.success, now: clock.now) }
+        #expect(granted.count == 2, "backfill took more than the leftover budget")
+        lane.enqueue(ticket(10, .tip, at: clock))
+        lane.enqueue(ticket(11, .tip, at: clock))
+        granted = lane.poll(now: clock.now).actions
+        #expect(granted == [.grant(10), .grant(11)])
+    }
+
     @Test func concurrencyCapHoldsUntilFinish() {
         let clock = ManualClock()
         var lane = lane(RateLimit(requests: 100, per: .seconds(1), burst: 100, concurrency: 2))

@@ -46,6 +46,8 @@ public struct WatchConfig: Sendable {
     /// `address`: the first block height whose payments are announced at the first poll (default: the block after
     /// the tip at the first poll).
     public var from: Int?
+    /// `address`: how the addresses are followed.
+    public var strategy: AddressStrategy = .auto
     /// `tx`: the txid.
     public var txid: String?
     /// `price`: currencies.
@@ -68,6 +70,18 @@ public struct WatchConfig: Sendable {
         self.chain = chain
         self.providers = providers
         self.every = every
+    }
+
+    /// How an `address` watch follows its addresses.
+    public enum AddressStrategy: String, Sendable, CaseIterable {
+        /// The cheaper of the two within the provider's budget (see `JobPlan`).
+        case auto
+        /// A summary per address (batched where the provider can) every `every`: sees the mempool; costs grow
+        /// with the number of addresses.
+        case poll
+        /// Each new block read once and matched against every followed address: costs grow with blocks, not
+        /// addresses; confirmed payments only (no mempool).
+        case scan
     }
 
     /// The default refresh interval per type.

@@ -14,12 +14,13 @@ struct WatchFieldsReader {
     var emitUpdates = false
     var reorgSafety: Int?
     var from: Int?
+    var strategy: WatchConfig.AddressStrategy?
 
     init(reader: ObjectReader, kind: WatchConfig.Kind?) {
         let context = reader.context
         let fieldsOf: [WatchConfig.Kind: [String]] = [
             .blocks: ["maxBackfill"],
-            .address: ["addresses", "confirmations", "reorgSafety", "from"],
+            .address: ["addresses", "confirmations", "reorgSafety", "from", "strategy"],
             .tx: ["txid", "confirmations", "reorgSafety"],
             .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates"],
         ]
@@ -90,6 +91,13 @@ struct WatchFieldsReader {
             doc: "Block height from which payments are announced at the first poll (default: after the tip then)."
         )
 
+        strategy = reader.choice(
+            "strategy",
+            WatchConfig.AddressStrategy.allCases.map(\.rawValue),
+            default: "auto",
+            doc: "auto, poll (per address, sees the mempool) or scan (each block once; cost per block)."
+        ).flatMap(WatchConfig.AddressStrategy.init(rawValue:))
+
         txid = reader.string("txid", required: wants("txid"), doc: "The transaction to follow.")
         if let txid, !(txid.count == 64 && txid.allSatisfy(\.isHexDigit)) {
             context.error(reader.path.key("txid"), "expected a 64-hex-digit txid, got \(JSONValue.quoted(txid))")
@@ -154,5 +162,6 @@ struct WatchFieldsReader {
         watch.emitUpdates = emitUpdates
         watch.reorgSafety = reorgSafety ?? 6
         watch.from = from
+        watch.strategy = strategy ?? .auto
     }
 }

@@ -52,6 +52,8 @@ public protocol ChainProvider: Sendable {
     var id: String { get }
     /// What it can do.
     var capabilities: ChainCapabilities { get }
+    /// HTTP requests one ``tip()`` makes, so the rate limiter counts them all (1 unless the adapter says).
+    var requestsPerTip: Int { get }
     /// Whether it is in sync and usable.
     func health() async throws -> ProviderHealth
     /// The best block.
@@ -71,6 +73,8 @@ public protocol ChainProvider: Sendable {
 }
 
 extension ChainProvider {
+    public var requestsPerTip: Int { 1 }
+
     public func health() async throws -> ProviderHealth { ProviderHealth(isHealthy: true) }
 
     public func block(_ id: BlockID) async throws -> BlockHeader {

@@ -37,10 +37,19 @@ public struct JobPlan: Sendable {
     /// What a job does.
     public enum Work: Sendable, Equatable {
         /// Follows a chain's tip: a `blocks` watch (`announce`), or the implicit tip tracker of a chain whose
-        /// addresses or txids are followed. Headers come from `headerProviders` (none: tip only).
-        case chain(chain: String, watch: String, maxBackfill: Int, announce: Bool, headerProviders: [String])
-        /// One round over an `address` watch's addresses.
-        case addresses(chain: String, watch: String)
+        /// addresses or txids are followed. Headers come from `headerProviders` (none: tip only). With `scan`,
+        /// every new block is also read once and matched against those watches' addresses.
+        case chain(
+            chain: String,
+            watch: String,
+            maxBackfill: Int,
+            announce: Bool,
+            headerProviders: [String],
+            scan: Scan?
+        )
+        /// One round over an `address` watch's addresses: the summary poll, or, for a scanned watch, the
+        /// low-priority fill of balances not known yet.
+        case addresses(chain: String, watch: String, strategy: WatchConfig.AddressStrategy)
         /// CLI-followed accounts of a chain: new ones at once, all of them every `accountsInterval`.
         case accounts(chain: String, refresh: Duration)
         /// A `tx` watch, until its transaction is settled.
@@ -49,6 +58,14 @@ public struct JobPlan: Sendable {
         case price(watch: String)
         /// A provider's sync-state probe.
         case health(provider: String)
+    }
+
+    /// Block scanning on a chain job.
+    public struct Scan: Sendable, Equatable {
+        /// The `address` watches scanned.
+        public var watches: [String]
+        /// Providers that serve a block's transactions, in failover order.
+        public var providers: [String]
     }
 
     /// One job.
@@ -80,6 +97,9 @@ public struct JobPlan: Sendable {
         var planner = JobPlanner(config: config, settings: settings)
         jobs = planner.plan()
     }
+
+    /// Pages of 1,000 transactions a Bitcoin block takes, for the plan's scan figures (blocks hold 2,000 to 4,000).
+    public static let pagesPerBlock = 4
 
     /// Requests per hour each provider is asked for, as primary.
     public var demandByProvider: [String: Double] {

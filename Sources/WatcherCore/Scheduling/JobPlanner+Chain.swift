@@ -7,6 +7,9 @@ extension JobPlanner {
         let followers = watches.filter { $0.kind == .address || $0.kind == .tx }
         let accounts = settings.accounts[chain] ?? 0
         var jobs: [JobPlan.Job] = []
+        var strategies: [String: WatchConfig.AddressStrategy] = [:]
+        for watch in addressWatches { strategies[watch.id] = strategy(watch) }
+        let scanned = addressWatches.filter { strategies[$0.id] == .scan }.map(\.id)
         if let blocks = watches.first(where: { $0.kind == .blocks }) {
             jobs.append(
                 tipJob(
@@ -17,7 +20,8 @@ extension JobPlanner {
                     every: blocks.every,
                     maxBackfill: blocks.maxBackfill,
                     announce: true,
-                    active: true
+                    active: true,
+                    scanned: scanned
                 )
             )
         } else {
@@ -35,24 +39,42 @@ extension JobPlanner {
                         every: watches.map(\.every).min() ?? settings.tipInterval,
                         maxBackfill: 0,
                         announce: false,
-                        active: !followers.isEmpty || accounts > 0
+                        active: !followers.isEmpty || accounts > 0,
+                        scanned: scanned
                     )
                 )
             }
         }
         for watch in addressWatches {
             let (requests, how) = roundCost(watch.addresses.count, on: watch.providers.first)
-            jobs.append(
-                .init(
-                    name: "watch \(watch.id)",
-                    work: .addresses(chain: chain, watch: watch.id),
-                    providers: watch.providers,
-                    every: watch.every,
-                    requestsPerHour: Double(requests) * Self.perHour(watch.every),
-                    detail: "\(how) every \(watch.every.configText), plus history when a balance changes",
-                    whileFollowing: false
+            let chosen = strategies[watch.id] ?? .poll
+            let choice = choiceText(watch, picked: chosen)
+            if chosen == .scan {
+                jobs.append(
+                    .init(
+                        name: "watch \(watch.id)",
+                        work: .addresses(chain: chain, watch: watch.id, strategy: .scan),
+                        providers: watch.providers,
+                        every: watch.every,
+                        requestsPerHour: 0,
+                        detail: "scanned with each block; balances filled once at low priority (\(how)); " + choice,
+                        whileFollowing: false
+                    )
                 )
-            )
+            } else {
+                jobs.append(
+                    .init(
+                        name: "watch \(watch.id)",
+                        work: .addresses(chain: chain, watch: watch.id, strategy: .poll),
+                        providers: watch.providers,
+                        every: watch.every,
+                        requestsPerHour: Double(requests) * Self.perHour(watch.every),
+                        detail: "\(how) every \(watch.every.configText), plus history when a balance changes; "
+                            + choice,
+                        whileFollowing: false
+                    )
+                )
+            }
         }
         let accountProviders = addressWatches.first?.providers ?? all.filter { has($0, .address) }
         if !accountProviders.isEmpty {
@@ -83,13 +105,22 @@ extension JobPlanner {
         every: Duration,
         maxBackfill: Int,
         announce: Bool,
-        active: Bool
+        active: Bool,
+        scanned: [String]
     ) -> JobPlan.Job {
         let headerProviders = providers.filter { has($0, .block) }
+        let scanProviders = providers.filter { has($0, .blockTransactions) }
+        let scan =
+            scanned.isEmpty || scanProviders.isEmpty ? nil : JobPlan.Scan(watches: scanned, providers: scanProviders)
         let cost = tipCost(providers.first)
-        let perHour = Double(cost) * Self.perHour(every) + (headerProviders.isEmpty ? 0 : settings.blocksPerHour)
+        var perHour = Double(cost) * Self.perHour(every) + (headerProviders.isEmpty ? 0 : settings.blocksPerHour)
         var detail = "tip every \(every.configText)" + (cost > 1 ? " (\(cost) requests each)" : "")
         detail += headerProviders.isEmpty ? " (no block headers)" : " + ~\(Int(settings.blocksPerHour)) block headers"
+        if scan != nil {
+            perHour += settings.blocksPerHour * Double(JobPlan.pagesPerBlock)
+            detail +=
+                " + ~\(JobPlan.pagesPerBlock) transaction pages per block, scanned for \(scanned.joined(separator: ", "))"
+        }
         if !active { detail = "idle until an address or txid of \(chain) is followed; then " + detail }
         return .init(
             name: name,
@@ -98,7 +129,8 @@ extension JobPlanner {
                 watch: watch,
                 maxBackfill: maxBackfill,
                 announce: announce,
-                headerProviders: headerProviders
+                headerProviders: headerProviders,
+                scan: scan
             ),
             providers: providers,
             every: every,
@@ -106,5 +138,39 @@ extension JobPlanner {
             detail: detail,
             whileFollowing: !announce
         )
+    }
+}
+
+/// The strategy of each `address` watch.
+extension JobPlanner {
+    /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
+    func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?) {
+        let (requests, _) = roundCost(watch.addresses.count, on: watch.providers.first)
+        let poll = Double(requests) * Self.perHour(watch.every)
+        let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
+        return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
+    }
+
+    /// `auto` polls while polling fits in half the provider's budget (polling also sees the mempool), and scans
+    /// beyond that: then the cost grows with blocks, not addresses.
+    func strategy(_ watch: WatchConfig) -> WatchConfig.AddressStrategy {
+        let (poll, scan) = costs(watch)
+        switch watch.strategy {
+        case .poll: return .poll
+        case .scan: return scan == nil ? .poll : .scan
+        case .auto:
+            guard scan != nil else { return .poll }
+            let budget = watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin
+            return poll <= (budget?.requestsPerHour ?? .infinity) / 2 ? .poll : .scan
+        }
+    }
+
+    func choiceText(_ watch: WatchConfig, picked: WatchConfig.AddressStrategy) -> String {
+        let (poll, scan) = costs(watch)
+        var text = "poll \(Int(poll.rounded()))/h (mempool and blocks within \(watch.every.configText))"
+        text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
+        text += ", push n/a"
+        return text + "; "
+            + (watch.strategy == .auto ? "auto picks \(picked.rawValue)" : "\(picked.rawValue) as configured")
     }
 }

@@ -4,6 +4,8 @@
 ///
 /// Priority with aging: the most urgent waiting request goes first, but a request that has waited longer than
 /// `agingLimit` goes before younger, more urgent ones, so a backlog of tip checks cannot starve backfill forever.
+/// Backfill only takes a token while half the burst stays in the bucket: it uses leftover budget and never
+/// delays a block.
 public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// A waiting request.
     public struct Ticket: Sendable, Equatable {
@@ -15,13 +17,16 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
         public var enqueued: Instant
         /// When it stops being worth doing.
         public var deadline: Instant
+        /// Tokens it takes: the HTTP requests the operation makes (a Blockbook tip takes 2).
+        public var cost: Int
 
         /// Creates a ticket.
-        public init(id: UInt64, priority: RequestPriority, enqueued: Instant, deadline: Instant) {
+        public init(id: UInt64, priority: RequestPriority, enqueued: Instant, deadline: Instant, cost: Int = 1) {
             self.id = id
             self.priority = priority
             self.enqueued = enqueued
             self.deadline = deadline
+            self.cost = cost
         }
     }
 
@@ -67,17 +72,18 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
         for ticket in queue where ticket.deadline <= now { actions.append(.expire(ticket.id)) }
         queue.removeAll { $0.deadline <= now }
         var wake: Instant?
-        while let index = nextIndex(now: now), inFlight < (probing ? 1 : bucket.limit.concurrency) {
+        while !queue.isEmpty, inFlight < (probing ? 1 : bucket.limit.concurrency) {
             if breaker.isOpen(now: now) {
                 wake = breaker.reopensAt(now: now)
                 break
             }
-            let ready = bucket.earliest(now: now)
+            guard let (index, ready) = nextReady(now: now) else { break }
             guard ready <= now else {
                 wake = ready
                 break
             }
-            guard breaker.allowRequest(now: now), bucket.acquire(now: now) == .granted else { break }
+            let ticket = queue[index]
+            guard breaker.allowRequest(now: now), bucket.acquire(now: now, cost: ticket.cost) == .granted else { break }
             inFlight += 1
             actions.append(.grant(queue.remove(at: index).id))
         }
@@ -88,13 +94,24 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
         return (actions, wake)
     }
 
-    /// The index of the request to serve next.
-    func nextIndex(now: Instant) -> Int? {
-        guard !queue.isEmpty else { return nil }
-        if let aged = queue.indices.filter({ queue[$0].enqueued.advanced(by: agingLimit) <= now }).first {
-            return aged
+    /// The request to serve next and when it can start. Backfill runs on leftover budget: it leaves half the
+    /// burst in the bucket, and a backfill request waiting for that (aged or not) never holds up the requests
+    /// behind it, so a new block's requests never queue behind it.
+    func nextReady(now: Instant) -> (index: Int, ready: Instant)? {
+        var order = queue.indices.filter { queue[$0].enqueued.advanced(by: agingLimit) <= now }.prefix(1).map { $0 }
+        order += queue.indices.filter { !order.contains($0) }.sorted {
+            (queue[$0].priority, $0) < (queue[$1].priority, $1)
         }
-        return queue.indices.min { queue[$0].priority < queue[$1].priority }
+        var soonest: (index: Int, ready: Instant)?
+        for index in order {
+            let ticket = queue[index]
+            let reserve = (ticket.priority == .backfill ? bucket.limit.burst / 2 : 0) + max(0, ticket.cost - 1)
+            let ready = bucket.earliest(now: now, reserve: reserve)
+            if ready <= now { return (index, ready) }
+            if soonest.map({ ready < $0.ready }) ?? true { soonest = (index, ready) }
+            if ticket.priority != .backfill { break }
+        }
+        return soonest
     }
 
     /// When a new request of any priority could start, ignoring the queue: for failover decisions.

@@ -13,11 +13,13 @@ extension Scheduler {
     ///   - providers: provider ids in failover order.
     ///   - priority: how urgent.
     ///   - budget: how long the job may take, waiting included.
+    ///   - cost: the HTTP requests the operation makes on a provider (tokens it takes), 1 by default.
     ///   - operation: the request, given the chosen provider id.
     public func perform<T: Sendable>(
         on providers: [String],
         priority: RequestPriority,
         budget: Duration,
+        cost: @Sendable (String) -> Int = { _ in 1 },
         _ operation: @Sendable (String) async throws -> T
     ) async throws -> T {
         let deadline = clock.now.advanced(by: budget)
@@ -31,7 +33,7 @@ extension Scheduler {
             noteFailover(primary: providers.first ?? provider, using: provider)
             let queued = clock.now
             do {
-                try await acquire(provider, priority: priority, deadline: deadline)
+                try await acquire(provider, priority: priority, deadline: deadline, cost: cost(provider))
                 metrics.rateLimiterWait(provider, queued.duration(to: clock.now))
             } catch is DeadlineExceeded {
                 throw lastError ?? ProviderError.rateLimited(provider: provider, retryAfter: nil)
@@ -103,7 +105,7 @@ extension Scheduler {
     }
 
     /// Waits for a slot on `provider`.
-    func acquire(_ provider: String, priority: RequestPriority, deadline: C.Instant) async throws {
+    func acquire(_ provider: String, priority: RequestPriority, deadline: C.Instant, cost: Int = 1) async throws {
         guard lanes[provider] != nil else {
             throw ProviderError.unsupported(provider: provider, operation: "scheduling")
         }
@@ -117,7 +119,9 @@ extension Scheduler {
                 }
                 waiters[id] = continuation
                 ticketLane[id] = provider
-                lanes[provider]?.enqueue(.init(id: id, priority: priority, enqueued: clock.now, deadline: deadline))
+                lanes[provider]?.enqueue(
+                    .init(id: id, priority: priority, enqueued: clock.now, deadline: deadline, cost: cost)
+                )
                 _ = pump(provider)
                 poke()
             }

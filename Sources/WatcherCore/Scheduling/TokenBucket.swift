@@ -52,23 +52,24 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
         interval = baseInterval * value
     }
 
-    /// Takes a token if one is available at `now`.
-    public mutating func acquire(now: Instant) -> Decision {
-        let ready = earliest(now: now)
+    /// Takes `cost` tokens (the HTTP requests one operation makes) if they are available at `now`.
+    public mutating func acquire(now: Instant, cost: Int = 1) -> Decision {
+        let cost = max(1, min(cost, limit.burst))
+        let ready = earliest(now: now, reserve: cost - 1)
         guard ready <= now else { return .wait(until: ready) }
         guard limit.requests > 0 else { return .granted }
         let base = max(tat ?? now, now)
-        tat = base.advanced(by: interval)
+        tat = base.advanced(by: interval * cost)
         return .granted
     }
 
-    /// The first instant at which ``acquire(now:)`` would grant.
-    public func earliest(now: Instant) -> Instant {
+    /// The first instant at which ``acquire(now:)`` would grant while leaving `reserve` tokens in the bucket.
+    public func earliest(now: Instant, reserve: Int = 0) -> Instant {
         var ready = now
         if let pausedUntil, pausedUntil > ready { ready = pausedUntil }
         if limit.requests > 0, let tat {
-            // Allowed while tat - now <= (burst - 1) * interval.
-            let allowedAt = tat.advanced(by: .zero - interval * (limit.burst - 1))
+            // Allowed while tat - now <= (burst - 1 - reserve) * interval.
+            let allowedAt = tat.advanced(by: .zero - interval * (limit.burst - 1 - min(reserve, limit.burst - 1)))
             if allowedAt > ready { ready = allowedAt }
         }
         return ready

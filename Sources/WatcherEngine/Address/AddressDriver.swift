@@ -9,18 +9,30 @@ struct AddressDriver: Sendable {
     let chain: String
     let providers: [String]
     let context: EngineContext
+    /// The priority of its requests (`.backfill` for the balance fill of scanned watches).
+    var priority: RequestPriority = .refresh
+    /// Only addresses whose balance is not known (never observed, or reset by a reorg): the fill of a scanned
+    /// watch, whose payments come from the blocks.
+    var fillOnly = false
 
     /// Most vanished mempool transactions looked up one by one in a round; the rest wait for the next.
     static let maxLookups = 20
 
     /// One round over every address in `book`.
     func poll(_ book: AddressBook) async throws {
-        guard !book.entries.isEmpty else { return }
+        var book = book
         let chain = self.chain
+        if fillOnly {
+            let known = try context.store.read { txn in
+                Set(try txn.addressStates(chain: chain).filter { $0.summary?.txCount != nil }.map(\.address))
+            }
+            book.entries = book.entries.filter { !known.contains($0.key) }
+        }
+        guard !book.entries.isEmpty else { return }
         // Confirmations are computed from the tip: a baseline without one would mistake new transactions for old.
         var tipHeight = try context.store.read { try $0.tip(chain: chain) }?.height
         if tipHeight == nil {
-            tipHeight = try await context.ask(providers, .tip) { try await $0.tip() }.height
+            tipHeight = try await context.tip(providers).height
         }
         let summaries = try await fetchSummaries(book.entries.keys.sorted())
         for (address, summary) in summaries.sorted(by: { $0.key < $1.key }) {
@@ -35,7 +47,7 @@ struct AddressDriver: Sendable {
         var remaining = addresses[...]
         while !remaining.isEmpty {
             let chunk = Array(remaining.prefix(100))
-            let (summaries, consumed) = try await context.ask(providers, .refresh) { provider in
+            let (summaries, consumed) = try await context.ask(providers, priority) { provider in
                 if provider.capabilities.contains(.addressBatch) {
                     return (try await provider.addresses(chunk), chunk.count)
                 }
@@ -107,7 +119,7 @@ struct AddressDriver: Sendable {
         var limit = limit
         while true {
             let current = limit
-            let fetched = try await context.ask(providers, .refresh) { provider in
+            let fetched = try await context.ask(providers, priority) { provider in
                 try await provider.addressTransactions(address, limit: current, after: after)
             }
             if fetched.count < current { return (fetched, true) }

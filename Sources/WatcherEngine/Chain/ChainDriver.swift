@@ -18,18 +18,23 @@ struct ChainDriver: Sendable {
     let book: @Sendable () throws -> AddressBook
     /// The chain's `tx` watches.
     let txWatches: [WatchConfig]
+    /// Block scanning, when some `address` watches are scanned.
+    let scan: JobPlan.Scan?
 
     /// Most extra headers fetched after a reorg to settle which followed transactions really moved.
     static let maxSettleFetches = 100
+    /// Most missed blocks scanned after downtime; beyond, the balance fill finds what they paid.
+    static let scanBackfill = 100
 
     func poll() async throws {
-        let tip = try await context.ask(providers, .tip) { try await $0.tip() }
+        let tip = try await context.tip(providers)
         let chain = self.chain
         let memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
+        // A scanned chain reads every new block, not only the announced ones: a payment can be in any of them.
         var sync = ChainSync(
             memory: memory,
             tip: tip,
-            maxBackfill: maxBackfill,
+            maxBackfill: scan == nil ? maxBackfill : max(maxBackfill, Self.scanBackfill),
             fetchesHeaders: !headerProviders.isEmpty
         )
         while case .header(let height) = sync.next() {
@@ -56,7 +61,8 @@ struct ChainDriver: Sendable {
         // a block the walk never saw (a provider ahead of the tip's), and that block may be gone already.
         let floor = ChainReducer.revertFloor(memory, outcome)
         if let floor { try await settle(fork: floor, tipHeight: tip.height, into: &newChain) }
-        try await commit(memory: memory, outcome: outcome, newChain: newChain, floor: floor)
+        let scanned = try await scanBlocks(outcome)
+        try await commit(memory: memory, outcome: outcome, newChain: newChain, floor: floor, scanned: scanned)
     }
 
     /// Fetches the new chain's hash at every height above the fork where a followed transaction was confirmed and
@@ -80,72 +86,6 @@ struct ChainDriver: Sendable {
         for height in wanted.prefix(headerProviders.isEmpty ? 0 : Self.maxSettleFetches) {
             let header = try await context.ask(headerProviders, .backfill) { try await $0.block(.height(height)) }
             newChain[header.height] = header.hash
-        }
-    }
-
-    func commit(memory: ChainMemory, outcome: ChainSync.Outcome, newChain: [Int: String], floor: Int?) async throws {
-        let chain = self.chain
-        let settings = ChainReducer.Settings(
-            chain: chain,
-            watch: watch,
-            announce: announce,
-            keepHeaders: context.keepHeaders
-        )
-        let book = try self.book()
-        let txWatches = self.txWatches
-        let now = context.events.now()
-        try await context.commit { txn in
-            let (next, blockEvents) = ChainReducer.reduce(memory, outcome, settings: settings, now: now)
-            try next.save(txn, chain: chain, replacing: memory)
-            var events = blockEvents
-            let tipHeight = outcome.tip.height
-            let prices = try txn.prices()
-            for state in try txn.addressStates(chain: chain) {
-                guard let entry = book.entries[state.address] else { continue }
-                let address = AddressReducer.Context(
-                    chain: chain,
-                    entry: entry,
-                    prices: prices,
-                    blockHashes: next.hashes,
-                    now: now
-                )
-                var updated = state
-                if let fork = floor {
-                    let (reverted, emitted) = AddressReducer.revert(
-                        updated,
-                        fork: fork,
-                        newChain: newChain,
-                        context: address
-                    )
-                    updated = reverted
-                    events += emitted
-                }
-                let (confirmed, crossed) = AddressReducer.tip(updated, height: tipHeight, context: address)
-                events += crossed
-                if confirmed != state { try txn.putAddressState(confirmed) }
-            }
-            for watch in txWatches {
-                guard let txid = watch.txid, let state = try txn.watchState(TxReducer.State.self, watch: watch.id)
-                else { continue }
-                let tx = TxReducer.Context(
-                    chain: chain,
-                    watch: watch.id,
-                    txid: txid,
-                    thresholds: watch.confirmations,
-                    reorgSafety: watch.reorgSafety,
-                    now: now
-                )
-                var updated = state
-                if let fork = floor {
-                    let (reverted, emitted) = TxReducer.revert(updated, fork: fork, newChain: newChain, context: tx)
-                    updated = reverted
-                    events += emitted
-                }
-                let (confirmed, crossed) = TxReducer.tip(updated, height: tipHeight, context: tx)
-                events += crossed
-                if confirmed != state { try txn.putWatchState(confirmed, watch: watch.id) }
-            }
-            return events
         }
     }
 }

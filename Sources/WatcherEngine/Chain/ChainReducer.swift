@@ -17,6 +17,9 @@ public enum ChainReducer {
         public var keepHeaders: Int
         /// Heights of hashes kept for the fork walk.
         public var hashDepth: Int
+        /// Most missed blocks announced below the new tip (`maxBackfill`); `nil`: every fetched block. A scanned
+        /// chain fetches more blocks than it announces.
+        public var maxAnnounced: Int?
 
         /// Creates settings.
         public init(chain: String, watch: String, announce: Bool, keepHeaders: Int, hashDepth: Int? = nil) {
@@ -46,9 +49,12 @@ public enum ChainReducer {
         for (height, hash) in outcome.learned {
             next.hashes[height] = hash
         }
+        let lowestAnnounced = outcome.tip.height - (settings.maxAnnounced ?? .max / 2)
         for header in outcome.headers {
             next.record(header)
-            if settings.announce { events.append(blockNew(header, settings: settings, builder: builder)) }
+            if settings.announce, header.height >= lowestAnnounced {
+                events.append(blockNew(header, settings: settings, builder: builder))
+            }
         }
         next.tip = outcome.tip
         next.hashes[outcome.tip.height] = outcome.tip.hash

@@ -1,0 +1,52 @@
+import Logging
+import WatcherCore
+import WatcherStorage
+
+/// Block scanning: each new block read once, page by page, and matched against every scanned address in memory.
+extension ChainDriver {
+    /// One scanned block: the followed addresses it touches, with their transactions.
+    struct ScannedBlock: Sendable {
+        var block: BlockRef
+        var matches: [String: [AddressReducer.ScannedTx]]
+    }
+
+    /// The followed addresses of the scanned watches.
+    func scannedAddresses() throws -> Set<String> {
+        guard let scan else { return [] }
+        let watches = Set(scan.watches)
+        return Set(try book().entries.values.filter { watches.contains($0.watch) }.map(\.address))
+    }
+
+    /// Reads every new block of `outcome` once (all its pages) and matches it against the scanned addresses.
+    func scanBlocks(_ outcome: ChainSync.Outcome) async throws -> [ScannedBlock] {
+        guard let scan, !outcome.headers.isEmpty else { return [] }
+        let followed = try scannedAddresses()
+        guard !followed.isEmpty else { return [] }
+        if outcome.skipped > 0 {
+            context.logger.warning(
+                "more blocks missed than are scanned; the balance fill finds what they paid",
+                metadata: ["chain": "\(chain)", "unscanned": "\(outcome.skipped)"]
+            )
+        }
+        var result: [ScannedBlock] = []
+        for header in outcome.headers {
+            var matches: [String: [AddressReducer.ScannedTx]] = [:]
+            var page = 1
+            var pages = 1
+            repeat {
+                let number = page
+                let hash = header.hash
+                let answer = try await context.ask(scan.providers, .tip) {
+                    try await $0.blockTransactions(.hash(hash), page: number)
+                }
+                pages = max(1, answer.totalPages)
+                for (address, txs) in AddressReducer.match(answer.transactions, followed: followed) {
+                    matches[address, default: []] += txs
+                }
+                page += 1
+            } while page <= pages
+            result.append(ScannedBlock(block: header.ref, matches: matches))
+        }
+        return result
+    }
+}
