@@ -9,12 +9,13 @@ public struct HTTPClientService: Service {
     /// The client.
     public let client: HTTPClient
 
-    /// Creates the client with tight daemon settings: 5 s connect, 15 s read gap, 3 redirects,, and no decompression.
+    /// Creates the client with tight daemon settings: 5 s connect, 15 s read gap, and no decompression. The client
+    /// follows no redirect itself: ``HTTPTransport`` follows them per request, so a webhook delivery never does.
     public init(logger: Logger) {
         var config = HTTPClient.Configuration()
         config.timeout = .init(connect: .seconds(5), read: .seconds(15))
         config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
-        config.redirectConfiguration = .follow(max: 3, allowCycles: false)
+        config.redirectConfiguration = .disallow
         // No Accept-Encoding is sent, and responses are not decompressed: no gzip bombs past the body cap.
         config.decompression = .disabled
         client = HTTPClient(

@@ -21,17 +21,18 @@ public struct HTTPTransport: HTTPFetching {
     }
 
     public func fetch(_ spec: HTTPRequestSpec) async throws -> HTTPResponseData {
-        let request = makeRequest(spec)
-        let client = self.client
+        let transport = self
         do {
             return try await withDeadline(spec.budget) {
-                let response = try await client.execute(request, timeout: .nanoseconds(Int64(spec.budget.nanoseconds)))
-                let body = try await response.body.collect(upTo: spec.maxBodyBytes)
-                return HTTPResponseData(
-                    status: Int(response.status.code),
-                    headers: response.headers.map { ($0.name, $0.value) },
-                    body: Array(buffer: body)
-                )
+                var spec = spec
+                var response = try await transport.exchange(spec)
+                var hops = 0
+                while spec.followRedirects, hops < Self.maxRedirects, let next = Redirect.next(spec, after: response) {
+                    spec = next
+                    hops += 1
+                    response = try await transport.exchange(spec)
+                }
+                return response
             }
         } catch let error as HTTPFetchError {
             throw error
@@ -48,6 +49,23 @@ public struct HTTPTransport: HTTPFetching {
 }
 
 extension HTTPTransport {
+    /// Redirects followed per request, when the request follows them at all.
+    static let maxRedirects = 3
+
+    /// One request and its whole body.
+    func exchange(_ spec: HTTPRequestSpec) async throws -> HTTPResponseData {
+        let response = try await client.execute(
+            makeRequest(spec),
+            timeout: .nanoseconds(Int64(spec.budget.nanoseconds))
+        )
+        let body = try await response.body.collect(upTo: spec.maxBodyBytes)
+        return HTTPResponseData(
+            status: Int(response.status.code),
+            headers: response.headers.map { ($0.name, $0.value) },
+            body: Array(buffer: body)
+        )
+    }
+
     func makeRequest(_ spec: HTTPRequestSpec) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: spec.url)
         request.method = HTTPMethod(rawValue: spec.method)

@@ -12,6 +12,12 @@ struct StatusRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("healthz") { _, _ in self.health() }
+        router.head("healthz") { _, _ in self.health() }
+        for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+            router.on("healthz", method: method) { _, _ in
+                Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+            }
+        }
         router.get("metrics") { _, _ in self.metrics() }
         router.get("api/blocks") { request, _ in try self.blocks(request) }
         router.get("api/accounts") { _, _ in try self.accounts() }
@@ -59,7 +65,21 @@ struct StatusRoutes: Sendable {
     }
 
     func blocks(_ request: Request) throws -> Response {
-        let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 20
+        var limit = 20
+        if let text = request.uri.queryParameters.get("limit") {
+            guard let value = Int(text), (1...1000).contains(value) else {
+                return Self.json(
+                    .object([
+                        .init(
+                            "error",
+                            .string("limit must be an integer from 1 to 1000, got \(JSONValue.quoted(String(text)))")
+                        )
+                    ]),
+                    status: .badRequest
+                )
+            }
+            limit = value
+        }
         let chain = sources.chain
         let headers = try sources.store.read { try $0.recentHeaders(chain: chain, limit: limit) }
         return Self.json(.array(headers.map(StatusJSON.block)))

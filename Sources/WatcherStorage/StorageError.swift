@@ -8,6 +8,12 @@ public enum StorageError: Error, CustomStringConvertible, Equatable, Sendable {
     case corruptValue(table: String, key: String, detail: String)
     /// The writer was used after it shut down.
     case writerStopped
+    /// `data.mdb` is shorter than its own meta pages say (a truncated copy, a full disk) or empty.
+    case truncated(file: String, size: Int, expected: Int)
+    /// The data directory path names something that is not a directory.
+    case notADirectory(path: String)
+    /// Another `watcher run` holds the data directory.
+    case locked(path: String, holder: String?)
 
     public var description: String {
         switch self {
@@ -20,6 +26,14 @@ public enum StorageError: Error, CustomStringConvertible, Equatable, Sendable {
             "stored value in \(table) at key \(key) could not be read: \(detail)"
         case .writerStopped:
             "the storage writer has stopped"
+        case .truncated(let file, let size, let expected):
+            "store is truncated or corrupt: \(file) has \(size) bytes, its meta pages need at least \(expected); "
+                + "restore it from a backup, or move the directory aside to start a new store"
+        case .notADirectory(let path):
+            "storage.path \(path) is a file, not a directory; point it at a directory (it is created if missing)"
+        case .locked(let path, let holder):
+            "another watcher is running on \(path)\(holder.map { " (pid \($0))" } ?? ""); two daemons on one "
+                + "store would deliver every event twice. Stop it, or give this one its own storage.path"
         }
     }
 }

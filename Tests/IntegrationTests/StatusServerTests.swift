@@ -9,8 +9,12 @@ import WatcherSimnet
 /// follows the provider going away and coming back.
 @Suite(.serialized)
 struct StatusServerTests {
-    static func get(_ client: HTTPClient, _ url: String) async throws -> (status: Int, body: String) {
-        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+    static func get(_ client: HTTPClient, _ url: String, method: HTTPMethod = .GET) async throws -> (
+        status: Int, body: String
+    ) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        let response = try await client.execute(request, timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 4 << 20)
         return (Int(response.status.code), String(buffer: body))
     }
@@ -102,8 +106,16 @@ struct StatusServerTests {
             ] {
                 #expect(parsed.output.contains(family), "\(family) missing from /metrics")
             }
-            let blocks = try await Self.get(client, "\(base)/api/blocks")
-            #expect(blocks.status == 200 && blocks.body.contains("\"merkleRoot\""))
+            try await eventually("a stored block") {
+                (try? await Self.get(client, "\(base)/api/blocks"))?.body.contains("\"merkleRoot\"") == true
+            }
+            for bad in ["0", "-1", "abc", "1001"] {
+                let answer = try await Self.get(client, "\(base)/api/blocks?limit=\(bad)")
+                #expect(answer.status == 400 && answer.body.contains("limit must be an integer from 1 to 1000"))
+            }
+            #expect(try await Self.get(client, "\(base)/api/blocks?limit=1").status == 200)
+            #expect(try await Self.get(client, "\(base)/healthz", method: .HEAD).status == 200)
+            #expect(try await Self.get(client, "\(base)/healthz", method: .POST).status == 405)
             let accounts = try await Self.get(client, "\(base)/api/accounts")
             #expect(accounts.status == 200)
 

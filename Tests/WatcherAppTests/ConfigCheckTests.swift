@@ -22,6 +22,24 @@ struct ConfigCheckTests {
 
     static let cases: [Case] = [
         Case(
+            name: "a testnet segwit address on mainnet",
+            json: config(
+                watches:
+                    #"[{"id": "w", "type": "address", "providers": ["bb"], "addresses": ["\#(address)", "tb1qcrh3yqn4nlleplcez2yndq2ry8h9ncg3qh7n54"]}]"#
+            ),
+            path: "watches[0].addresses[1]",
+            message: #""tb1qcrh3yqn4nlleplcez2yndq2ry8h9ncg3qh7n54" is a testnet address; chain "btc" is mainnet"#
+        ),
+        Case(
+            name: "a testnet base58 address on mainnet",
+            json: config(
+                watches:
+                    #"[{"id": "w", "type": "address", "providers": ["bb"], "addresses": ["mzK2FFDEhxqHcmrJw1ysqFkVyhUULo45hZ"]}]"#
+            ),
+            path: "watches[0].addresses[0]",
+            message: #""mzK2FFDEhxqHcmrJw1ysqFkVyhUULo45hZ" is a testnet address; chain "btc" is mainnet"#
+        ),
+        Case(
             name: "two blocks watches on one chain",
             json: config(
                 watches:

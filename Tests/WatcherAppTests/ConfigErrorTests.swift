@@ -257,7 +257,7 @@ struct ConfigErrorTests {
             name: "unknown sink type",
             json: config(sinks: #"[{"id": "q", "type": "kafka"}]"#),
             path: "sinks[0].type",
-            message: #"unknown sink type "kafka"; known types: file, stdout, webhook"#
+            message: #"unknown sink type "kafka"; known types: file, postgres, stdout, webhook"#
         ),
         Case(
             name: "file sink fsync",

@@ -37,6 +37,11 @@ extension AccountsCommand {
             } catch {
                 throw CommandFailure.usage(error.description)
             }
+            if let network = BitcoinAddress.Network(chain: chain), !parsed.address.isValid(on: network) {
+                throw CommandFailure.usage(
+                    "\(parsed.address.string) is a \(parsed.address.network) address; chain \"\(chain)\" is \(network)"
+                )
+            }
             let config = try options.load()
             let canonical = parsed.address.string
             let chain = self.chain

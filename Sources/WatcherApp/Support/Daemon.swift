@@ -22,6 +22,17 @@ struct Daemon {
 
     func run(logger: Logger) async throws {
         for warning in config.warnings { logger.warning("\(warning)") }
+        let lock: DataDirectoryLock
+        do {
+            lock = try DataDirectoryLock(directory: config.storage.path)
+        } catch let error as StorageError {
+            throw CommandFailure.runtime("\(error)")
+        } catch {
+            throw CommandFailure.runtime(
+                "cannot use storage.path \(config.storage.path): \(error)"
+            )
+        }
+        defer { withExtendedLifetime(lock) {} }
         let store: Store
         do {
             store = try Store(path: config.storage.path, options: config.storage.environmentOptions, logger: logger)
@@ -51,6 +62,12 @@ struct Daemon {
             ([started, StorageService(store: store, logger: logger), httpClient] + runtime.services).map {
                 .init(service: $0)
             }
+        if let (host, _) = statusAddress, !Self.isLoopback(host) {
+            logger.warning(
+                "the status server listens beyond this machine; anyone who can reach it sees the followed addresses, balances and events. Bind to 127.0.0.1 unless a proxy in front guards it",
+                metadata: ["http": "\(host)"]
+            )
+        }
         if let (host, port) = statusAddress {
             let sinkIDs = config.sinks.map(\.id)
             let sources = StatusServer.Sources(store: store, board: runtime.board, registry: registry) {
@@ -81,7 +98,11 @@ struct Daemon {
         do {
             try await group.run()
         } catch {
-            throw CommandFailure.runtime("\(error)")
+            let text = "\(error)"
+            if let (host, port) = statusAddress, text.contains("Address already in use") {
+                throw CommandFailure.runtime("--http \(host):\(port): the address is already in use")
+            }
+            throw CommandFailure.runtime(text)
         }
         logger.info("watcher stopped")
     }
@@ -123,5 +144,12 @@ extension StorageSettings {
             maxMapSize: maxMapSize,
             durability: durability == "nometasync" ? .noMetaSync : .full
         )
+    }
+}
+
+extension Daemon {
+    /// Whether `host` binds to this machine only.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -21,6 +21,19 @@ extension BitcoinAddress {
             }
         }
 
+        /// The network of a config chain id: `btc` is mainnet; `btc-testnet`, `btc-testnet4`, `btc-signet` and
+        /// `tbtc` are testnet; `btc-regtest` is regtest. Other chain ids name no network, and their addresses are
+        /// not checked against one.
+        public init?(chain: String) {
+            switch chain.lowercased() {
+            case "btc", "bitcoin", "btc-mainnet": self = .mainnet
+            case "btc-testnet", "btc-testnet3", "btc-testnet4", "btc-signet", "tbtc", "testnet", "signet":
+                self = .testnet
+            case "btc-regtest", "regtest": self = .regtest
+            default: return nil
+            }
+        }
+
         /// The network whose segwit human-readable part is `hrp` (lower case), if any.
         public init?(hrp: String) {
             switch hrp {

@@ -53,7 +53,7 @@ extension ConfigLoader {
             minimum: .seconds(1),
             doc: "Refresh interval."
         )
-        let kindReader = WatchFieldsReader(reader: reader, kind: kind)
+        let kindReader = WatchFieldsReader(reader: reader, kind: kind, chain: chain)
         checkProviders(
             providerIDs,
             of: reader,

@@ -8,6 +8,9 @@ public struct ConfigLoader: Sendable {
     /// The environment `${NAME}` references resolve against.
     public var environment: [String: String]
 
+    /// The largest config file read: a bigger one is refused before it is read.
+    public static let maxFileBytes = 32 << 20
+
     /// Creates a loader.
     public init(registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.registry = registry
@@ -17,6 +20,19 @@ public struct ConfigLoader: Sendable {
     /// Loads a config file. Relative `storage.path` values are resolved against the file's directory.
     /// - Throws: ``ConfigError`` listing every problem.
     public func load(file: String) throws(ConfigError) -> WatcherConfig {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        if let size, size > Self.maxFileBytes {
+            throw ConfigError(
+                file: file,
+                issues: [
+                    ConfigIssue(
+                        path: .root,
+                        message: "config file \(file) has \(size) bytes; the limit is \(Self.maxFileBytes) "
+                            + "(32 MiB, room for several hundred thousand addresses)"
+                    )
+                ]
+            )
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read" : "does not exist"
             throw ConfigError(

@@ -103,6 +103,18 @@ public final class ObjectReader {
         return items.enumerated().map { (path.key(key).index($0.offset), $0.element) }
     }
 
+    /// The string at `key` as written, `${NAME}` references unresolved: what logs, errors and stored records may
+    /// show of a value that embeds a secret (a URL with a token in its query).
+    public func written(_ key: String) -> String? {
+        guard case .string(let text)? = members.first(where: { $0.key == key })?.value else { return nil }
+        return text
+    }
+
+    /// Whether the object has `key` at all (an explicit empty array differs from an absent one).
+    public func has(_ key: String) -> Bool {
+        members.contains { $0.key == key }
+    }
+
     /// Rejects keys no option read, suggesting the closest known key.
     public func finish() {
         let known = schema.map(\.key)

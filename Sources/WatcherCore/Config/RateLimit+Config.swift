@@ -1,7 +1,14 @@
 extension RateLimit {
-    /// The config form: `{"requests": 20, "per": "1m", "burst": 20, "concurrency": 4}`.
+    /// The config form: `{"requests": 20, "per": "1m", "burst": 20, "concurrency": 4}`. Unlimited
+    /// (`requests: 0`) has no period or burst to show: `{"requests": 0, "concurrency": 4}`.
     public var json: JSONValue {
-        .object([
+        guard requests > 0 else {
+            return .object([
+                .init("requests", .number("0")),
+                .init("concurrency", .number("\(concurrency)")),
+            ])
+        }
+        return .object([
             .init("requests", .number("\(requests)")),
             .init("per", .string(per.configText)),
             .init("burst", .number("\(burst)")),

@@ -16,8 +16,9 @@ struct WatchFieldsReader {
     var from: Int?
     var strategy: WatchConfig.AddressStrategy?
 
-    init(reader: ObjectReader, kind: WatchConfig.Kind?) {
+    init(reader: ObjectReader, kind: WatchConfig.Kind?, chain: String? = nil) {
         let context = reader.context
+        let network = chain.flatMap(BitcoinAddress.Network.init(chain:))
         let fieldsOf: [WatchConfig.Kind: [String]] = [
             .blocks: ["maxBackfill"],
             .address: ["addresses", "confirmations", "reorgSafety", "from", "strategy"],
@@ -56,6 +57,14 @@ struct WatchFieldsReader {
             do {
                 let parsed = try LabeledAddress(parsing: text)
                 let address = parsed.address.string
+                if let network, let chain, !parsed.address.isValid(on: network) {
+                    context.error(
+                        path,
+                        "\(JSONValue.quoted(address)) is a \(parsed.address.network) address; chain \"\(chain)\" "
+                            + "is \(network)"
+                    )
+                    continue
+                }
                 if let first = firstPaths[address] {
                     context.error(path, "duplicate address \(JSONValue.quoted(address)) (first listed at \(first))")
                     continue

@@ -5,12 +5,13 @@ public enum BlockID: Sendable, Hashable, CustomStringConvertible {
     case height(Int)
     case hash(String)
 
-    /// Parses a height (digits) or a 64-hex hash.
+    /// Parses a 64-hex hash or a height (up to 10 digits). A hash is tried first: block hashes start with zeros,
+    /// and one whose hex digits happen to all be decimal must not read as a height.
     public init?(_ text: String) {
-        if let height = Int(text), height >= 0 {
-            self = .height(height)
-        } else if text.count == 64, text.allSatisfy(\.isHexDigit) {
+        if text.count == 64, text.allSatisfy(\.isHexDigit) {
             self = .hash(text.lowercased())
+        } else if text.count <= 10, let height = Int(text), height >= 0 {
+            self = .height(height)
         } else {
             return nil
         }

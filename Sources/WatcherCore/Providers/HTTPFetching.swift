@@ -12,6 +12,9 @@ public struct HTTPRequestSpec: Sendable {
     public var budget: Duration
     /// The largest response body accepted.
     public var maxBodyBytes: Int
+    /// Whether a 3xx with a `Location` is followed (up to 3 times, as a `GET` after 301, 302 and 303). Webhook
+    /// deliveries set it to `false`: Standard Webhooks treats a redirect as a failed attempt.
+    public var followRedirects: Bool
 
     /// Creates a request.
     public init(
@@ -20,7 +23,8 @@ public struct HTTPRequestSpec: Sendable {
         headers: [(name: String, value: String)] = [],
         body: [UInt8]? = nil,
         budget: Duration = .seconds(15),
-        maxBodyBytes: Int = 8 << 20
+        maxBodyBytes: Int = 8 << 20,
+        followRedirects: Bool = true
     ) {
         self.method = method
         self.url = url
@@ -28,6 +32,7 @@ public struct HTTPRequestSpec: Sendable {
         self.body = body
         self.budget = budget
         self.maxBodyBytes = maxBodyBytes
+        self.followRedirects = followRedirects
     }
 }
 

@@ -59,9 +59,12 @@ public struct DeliveryStateMachine: Sendable {
         public var failure: String?
         /// The delay before that retry.
         public var retryIn: Duration?
+        /// The retry state to persist: the pending event after a failure, or `.some(nil)` to forget it once it was
+        /// delivered or dead-lettered; `nil` when it did not change.
+        public var retry: PendingRetry??
 
         /// Whether there is anything to write.
-        public var needsWrite: Bool { cursor != nil || !deadLetters.isEmpty || disable != nil }
+        public var needsWrite: Bool { cursor != nil || !deadLetters.isEmpty || disable != nil || retry != nil }
     }
 
     /// The sink id.
@@ -78,6 +81,8 @@ public struct DeliveryStateMachine: Sendable {
     public private(set) var disabled: String?
     private var random: SplitMixRandom
     private var origin: (seq: UInt64, time: Date)?
+    /// Whether a retry state is persisted, so that clearing it must be written.
+    private var retryPersisted: Bool
 
     /// Creates the machine at a persisted cursor.
     /// - Parameters:
@@ -86,6 +91,7 @@ public struct DeliveryStateMachine: Sendable {
     ///   - filter: the event types to deliver.
     ///   - policy: retries and dead-lettering.
     ///   - disabled: a persisted disable reason.
+    ///   - retrying: a persisted retry state: its attempts count on, and its next attempt is due at once.
     ///   - seed: seeds the backoff jitter.
     public init(
         sink: String,
@@ -93,6 +99,7 @@ public struct DeliveryStateMachine: Sendable {
         filter: EventFilter,
         policy: DeliveryPolicy,
         disabled: String? = nil,
+        retrying: PendingRetry? = nil,
         seed: UInt64 = 0x5EED
     ) {
         self.sink = sink
@@ -100,6 +107,8 @@ public struct DeliveryStateMachine: Sendable {
         self.filter = filter
         self.policy = policy
         self.disabled = disabled
+        self.pending = retrying.flatMap { $0.seq > cursor ? $0 : nil }
+        self.retryPersisted = retrying != nil
         self.random = SplitMixRandom(seed: seed)
     }
 
@@ -154,6 +163,13 @@ public struct DeliveryStateMachine: Sendable {
         if newCursor > cursor {
             cursor = newCursor
             commit.cursor = newCursor
+        }
+        if let pending, commit.failure != nil {
+            commit.retry = .some(pending)
+            retryPersisted = true
+        } else if pending == nil, retryPersisted {
+            commit.retry = .some(nil)
+            retryPersisted = false
         }
         return commit
     }

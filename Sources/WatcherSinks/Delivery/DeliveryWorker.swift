@@ -146,8 +146,8 @@ public struct DeliveryWorker: Service {
         let id = sink.id
         while !stopping.isSet, !Task.isCancelled {
             do {
-                let (cursor, record) = try store.read { txn in
-                    (try txn.cursor(sink: id), try txn.sinkDisabled(sink: id))
+                let (cursor, record, retry) = try store.read { txn in
+                    (try txn.cursor(sink: id), try txn.sinkDisabled(sink: id), try txn.sinkRetry(sink: id))
                 }
                 var disabled: String?
                 if let record {
@@ -172,6 +172,15 @@ public struct DeliveryWorker: Service {
                     filter: filter,
                     policy: policy,
                     disabled: disabled,
+                    retrying: retry.map {
+                        .init(
+                            seq: $0.seq,
+                            attempts: $0.attempts,
+                            since: $0.since,
+                            retryAt: now(),
+                            lastError: $0.lastError
+                        )
+                    },
                     seed: UInt64(truncatingIfNeeded: id.hashValue)
                 )
             } catch {
@@ -216,6 +225,20 @@ public struct DeliveryWorker: Service {
             try await store.write { txn in
                 for letter in commit.deadLetters { try txn.putDeadLetter(letter) }
                 if let cursor = commit.cursor { try txn.setCursor(sink: id, cursor) }
+                switch commit.retry {
+                case .some(.some(let pending)):
+                    try txn.setSinkRetry(
+                        SinkRetryRecord(
+                            sink: id,
+                            seq: pending.seq,
+                            attempts: pending.attempts,
+                            since: pending.since,
+                            lastError: pending.lastError
+                        )
+                    )
+                case .some(.none): try txn.removeSinkRetry(sink: id)
+                case .none: break
+                }
                 if let reason = commit.disable {
                     try txn.setSinkDisabled(
                         SinkDisabledRecord(sink: id, reason: reason, destination: destination, disabledAt: time)

@@ -7,8 +7,9 @@ import WatcherCore
 ///
 /// One attempt per event, in order, stopping at the first failure; retries, backoff, dead letters and ordering
 /// are the ``DeliveryWorker``'s, with the policy from the options (``deliveryPolicy``). It classifies answers:
-/// 2xx delivered; 410 Gone disables the endpoint; anything else (and transport errors or the timeout) is retried,
-/// after the `Retry-After` the answer carries, if any.
+/// 2xx delivered; 410 Gone disables the endpoint; any other 4xx outside `retryStatuses` dead-letters the event at
+/// once; a 3xx is a failed attempt and is never followed; anything else (5xx, the retried 4xx, transport errors and
+/// the timeout) is retried, after the `Retry-After` the answer carries, if any.
 public struct WebhookSink: ManagedSink {
     public let id: String
     let options: WebhookSinkPlugin.Options
@@ -49,8 +50,12 @@ public struct WebhookSink: ManagedSink {
         )
     }
 
-    /// The endpoint URL: a persisted disable is dropped when it changes.
-    public var destination: String { options.url }
+    /// The endpoint as written (secrets unresolved): a persisted disable is dropped when it changes.
+    /// A rotated secret in the URL counts as a change too: the written URL carries a digest of the resolved one.
+    public var destination: String {
+        let digest = SHA256.hash(data: Array(options.url.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+        return "\(options.displayURL) (\(digest))"
+    }
 
     public func deliver(_ events: [SinkEvent]) async -> [DeliveryOutcome] {
         await deliverReporting(events).outcomes
@@ -91,7 +96,8 @@ public struct WebhookSink: ManagedSink {
             headers: headers,
             body: event.body,
             budget: options.timeout,
-            maxBodyBytes: 1 << 20
+            maxBodyBytes: 1 << 20,
+            followRedirects: false
         )
     }
 
@@ -105,8 +111,13 @@ public struct WebhookSink: ManagedSink {
             case 200..<300:
                 return (.delivered, nil)
             case 410:
-                let reason = "HTTP 410 Gone from \(options.url): the endpoint asked not to be called again"
+                let reason = "HTTP 410 Gone from \(options.displayURL): the endpoint asked not to be called again"
                 return (.reject(reason: reason), reason)
+            case 300..<400:
+                let target = response.header("Location").map { " to \($0)" } ?? ""
+                return (.retry(after: nil, reason: "HTTP \(response.status) redirect\(target), not followed"), nil)
+            case 400..<500 where !options.retryStatuses.contains(response.status):
+                return (.reject(reason: "HTTP \(response.status), not retried: \(Self.excerpt(response.body))"), nil)
             default:
                 let after = response.header("Retry-After").flatMap { RetryAfter.parse($0, now: date) }
                 return (.retry(after: after, reason: "HTTP \(response.status)"), nil)
@@ -118,5 +129,13 @@ public struct WebhookSink: ManagedSink {
         } catch {
             return (.retry(after: nil, reason: "\(error)"), nil)
         }
+    }
+
+    /// The start of a response body for an error message: at most 200 characters on one line.
+    static func excerpt(_ body: [UInt8]) -> String {
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+            .map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        let line = String(text).trimmingCharacters(in: .whitespaces)
+        return line.isEmpty ? "(empty body)" : JSONValue.quoted(line)
     }
 }

@@ -6,6 +6,9 @@ public enum WebhookSinkPlugin: SinkPlugin {
     public struct Options: PluginOptions {
         /// The endpoint.
         public var url: String
+        /// The endpoint as written in the config, `${NAME}` references unresolved: what logs, errors and dead
+        /// letters show, so that a token in the URL never leaks.
+        public var displayURL: String
         /// The signing secret, `whsec_` + base64 (from `${ENV}`).
         public var secret: String?
         /// Extra headers.
@@ -20,6 +23,12 @@ public enum WebhookSinkPlugin: SinkPlugin {
         public var initialBackoff: Duration
         /// Longest retry delay.
         public var maxBackoff: Duration
+        /// The 4xx statuses that are retried; any other 4xx dead-letters the event at once (410 also disables the
+        /// endpoint).
+        public var retryStatuses: Set<Int>
+
+        /// The 4xx statuses retried by default: timeout, conflict, too early, too many requests.
+        public static let defaultRetryStatuses: Set<Int> = [408, 409, 425, 429]
 
         /// Creates options in code (tests, embedding); the config reads them with ``init(from:)``.
         public init(
@@ -30,9 +39,11 @@ public enum WebhookSinkPlugin: SinkPlugin {
             maxAttempts: Int = 10,
             maxAge: Duration = .seconds(86_400),
             initialBackoff: Duration = .seconds(1),
-            maxBackoff: Duration = .seconds(300)
+            maxBackoff: Duration = .seconds(300),
+            retryStatuses: Set<Int> = Options.defaultRetryStatuses
         ) {
             self.url = url
+            self.displayURL = url
             self.secret = secret
             self.headers = headers
             self.timeout = timeout
@@ -40,10 +51,12 @@ public enum WebhookSinkPlugin: SinkPlugin {
             self.maxAge = maxAge
             self.initialBackoff = initialBackoff
             self.maxBackoff = maxBackoff
+            self.retryStatuses = retryStatuses
         }
 
         public init(from reader: ObjectReader) {
             url = reader.url("url", required: true, doc: "The endpoint to POST events to.") ?? ""
+            displayURL = reader.written("url") ?? url
             secret = reader.secret("secret", doc: "Signing secret (whsec_ + base64), written as ${ENV_NAME}.")
             if let secret, !WebhookSignature.isValidSecret(secret) {
                 reader.context.error(reader.path.key("secret"), "expected a secret of the form whsec_<base64>")
@@ -67,13 +80,36 @@ public enum WebhookSinkPlugin: SinkPlugin {
                 ?? .seconds(1)
             maxBackoff =
                 reader.duration("maxBackoff", default: .seconds(300), doc: "Longest retry delay.") ?? .seconds(300)
+            retryStatuses = Self.readRetryStatuses(reader)
         }
+
+        /// `retryStatuses`: integers from 400 to 499; absent means the default set.
+        static func readRetryStatuses(_ reader: ObjectReader) -> Set<Int> {
+            let items = reader.array(
+                "retryStatuses",
+                doc: "4xx statuses that are retried (default [408, 409, 425, 429]); any other 4xx dead-letters the "
+                    + "event after one attempt."
+            )
+            guard reader.has("retryStatuses") else { return defaultRetryStatuses }
+            var statuses: Set<Int> = []
+            for (path, value) in items {
+                guard case .number(let text) = value, let status = Int(text), (400...499).contains(status) else {
+                    let got: String = if case .number(let text) = value { text } else { value.typeDescription }
+                    reader.context.error(path, "expected an HTTP status from 400 to 499, got \(got)")
+                    continue
+                }
+                statuses.insert(status)
+            }
+            return statuses
+        }
+
     }
 
     public static let descriptor = PluginDescriptor(
         type: "webhook",
         role: .sink,
-        summary: "POSTs each event signed per Standard Webhooks v1; retries, honours Retry-After, dead-letters.",
+        summary:
+            "POSTs each event signed per Standard Webhooks v1; retries, honours Retry-After, dead-letters a 4xx, never follows a redirect.",
         capabilities: ["signing", "retry", "deadletters", "ordered"],
         defaultRateLimit: nil
     )

@@ -43,6 +43,9 @@ public final class Environment: @unchecked Sendable {
         } else if !FileManager.default.fileExists(atPath: path + "/data.mdb") {
             throw StorageError.missingStore(path: path)
         }
+        let dataFile = path + "/data.mdb"
+        let existing = (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) ?? nil
+        if existing == 0 { throw StorageError.truncated(file: dataFile, size: 0, expected: 2 * 4096) }
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
@@ -59,6 +62,12 @@ public final class Environment: @unchecked Sendable {
             throw error
         }
         self.handle = env
+        // A file shorter than its meta pages say would fault (SIGBUS) on the first read of a missing page.
+        let expected = Self.usage(env).usedBytes
+        if let existing, existing < expected {
+            mdb_env_close(env)
+            throw StorageError.truncated(file: dataFile, size: existing, expected: expected)
+        }
         var dead: Int32 = 0
         mdb_reader_check(env, &dead)
         self.staleReadersClearedAtOpen = Int(dead)
@@ -89,7 +98,9 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// The current map size and the bytes in use, from `mdb_env_info` and `mdb_env_stat`.
-    public var usage: (mapSize: Int, usedBytes: Int) {
+    public var usage: (mapSize: Int, usedBytes: Int) { Self.usage(handle) }
+
+    private static func usage(_ handle: OpaquePointer) -> (mapSize: Int, usedBytes: Int) {
         var info = MDB_envinfo()
         var stat = MDB_stat()
         mdb_env_info(handle, &info)

@@ -20,6 +20,30 @@ public struct SinkDisabledRecord: Sendable, Hashable, Codable {
     }
 }
 
+/// The failed event a sink is retrying, persisted with each failed attempt so that a restart continues the count
+/// (`maxAttempts` holds across restarts, as `maxAge` does through the append marks).
+public struct SinkRetryRecord: Sendable, Hashable, Codable {
+    /// The sink id.
+    public var sink: String
+    /// The event's log position.
+    public var seq: UInt64
+    /// Attempts made so far.
+    public var attempts: Int
+    /// Where the event's age counts from.
+    public var since: Date
+    /// The last failure.
+    public var lastError: String
+
+    /// Creates a record.
+    public init(sink: String, seq: UInt64, attempts: Int, since: Date, lastError: String) {
+        self.sink = sink
+        self.seq = seq
+        self.attempts = attempts
+        self.since = since
+        self.lastError = lastError
+    }
+}
+
 /// A point of the append-time index: by `time` the log had reached `seq`, so every event at or below `seq` was
 /// appended at or before `time`. The delivery service records one per trim pass; ages derived from it are never
 /// overestimated.
@@ -37,10 +61,11 @@ public struct AppendMark: Sendable, Hashable {
 }
 
 /// Delivery bookkeeping beside the cursors, in the `meta` table: `sink_disabled/<sink id>` holds a JSON
-/// ``SinkDisabledRecord``; `event_time/<seq:u64>` holds the append-time index as big-endian milliseconds since 1970.
+/// ``SinkDisabledRecord``; `sink_retry/<sink id>` a JSON ``SinkRetryRecord``; `event_time/<seq:u64>` holds the append-time index as big-endian milliseconds since 1970.
 extension StoreTransaction {
     static var disabledPrefix: [UInt8] { Keys.text("sink_disabled", "") }
     static var markPrefix: [UInt8] { Keys.text("event_time", "") }
+    static var retryPrefix: [UInt8] { Keys.text("sink_retry", "") }
 
     static func markKey(_ seq: UInt64) -> [UInt8] { markPrefix + seq.bigEndianBytes }
 
@@ -55,6 +80,11 @@ extension StoreTransaction {
     /// The disabled record of `sink`, if its destination disabled it.
     public func sinkDisabled(sink: String) throws -> SinkDisabledRecord? {
         try value(SinkDisabledRecord.self, tables.meta, Self.disabledPrefix + Array(sink.utf8))
+    }
+
+    /// The event `sink` is retrying, if a delivery of it failed and it is not yet delivered or dead-lettered.
+    public func sinkRetry(sink: String) throws -> SinkRetryRecord? {
+        try value(SinkRetryRecord.self, tables.meta, Self.retryPrefix + Array(sink.utf8))
     }
 
     /// Every disabled sink, by id.
@@ -95,6 +125,16 @@ extension StoreTransaction where Txn == WriteTransaction {
     @discardableResult
     public func removeSinkDisabled(sink: String) throws -> Bool {
         try txn.delete(tables.meta, Self.disabledPrefix + Array(sink.utf8))
+    }
+
+    /// Persists the retry state of `record.sink`.
+    public func setSinkRetry(_ record: SinkRetryRecord) throws {
+        try put(tables.meta, Self.retryPrefix + Array(record.sink.utf8), record)
+    }
+
+    /// Forgets the retry state of `sink`.
+    public func removeSinkRetry(sink: String) throws {
+        _ = try txn.delete(tables.meta, Self.retryPrefix + Array(sink.utf8))
     }
 
     /// Records that the log had reached `mark.seq` by `mark.time`.

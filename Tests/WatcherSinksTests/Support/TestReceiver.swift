@@ -20,6 +20,10 @@ struct ReceivedRequest: Sendable {
 struct Reply: Sendable {
     var status: Int
     var retryAfter: String?
+    /// A `Location` header (a redirect).
+    var location: String?
+    /// The body; `ok` when not set.
+    var body: String?
     /// Hold the answer this long (a slow or hanging endpoint).
     var delay: Duration?
 
@@ -88,10 +92,11 @@ struct ReceiverResponder: HTTPResponder {
         let reply = await receiver.respond(received)
         var fields = HTTPFields()
         if let retryAfter = reply.retryAfter { fields[.retryAfter] = retryAfter }
+        if let location = reply.location { fields[.location] = location }
         return Response(
             status: HTTPResponse.Status(code: reply.status),
             headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array("ok".utf8)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array((reply.body ?? "ok").utf8)))
         )
     }
 }
