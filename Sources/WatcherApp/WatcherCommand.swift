@@ -16,7 +16,7 @@ public struct WatcherCommand: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self, ProbeCommand.self,
             BlocksCommand.self, BlockCommand.self, AccountsCommand.self, PriceCommand.self, EventsCommand.self,
-            DeadLettersCommand.self, DemoCommand.self,
+            DeadLettersCommand.self, SinksCommand.self, DemoCommand.self,
             SimnetCommand.self,
         ]
     )

@@ -19,9 +19,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How often providers are probed for reachability and sync state, e.g. 30s.")
     var checkInterval: String = "30s"
 
+    @Option(
+        help: ArgumentHelp(
+            "Follow only the addresses whose hash falls in shard K of N (e.g. 2/3); block-level watches run whole.",
+            valueName: "K/N"
+        )
+    )
+    var shard: String?
+
     func validate() throws {
         guard Duration(configText: checkInterval).map({ $0 >= .seconds(1) }) == true else {
             throw ValidationError("--check-interval: expected a duration of at least 1s, such as \"30s\"")
+        }
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard: expected K/N with 1 <= K <= N <= 1024, such as 2/3, got \"\(shard)\"")
         }
         if let http, Self.hostPort(http) == nil {
             throw ValidationError("--http: expected HOST:PORT such as 127.0.0.1:9110, got \"\(http)\"")
@@ -37,11 +48,19 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var config = try options.load()
+        let logger = Logger(label: "watcher")
+        if let shard = shard.flatMap(Shard.init) {
+            let before = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)
+            config.watches = shard.apply(to: config.watches)
+            let after = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)
+            logger.notice("shard \(shard): following \(after) of \(before) configured addresses")
+        }
         let daemon = Daemon(
-            config: try options.load(),
+            config: config,
             statusAddress: http.flatMap(Self.hostPort),
             checkInterval: Duration(configText: checkInterval) ?? .seconds(30)
         )
-        try await daemon.run(logger: Logger(label: "watcher"))
+        try await daemon.run(logger: logger)
     }
 }

@@ -3,6 +3,7 @@ import CoinDeskProvider
 import JSONPriceProvider
 import RawAddrProvider
 import WatcherCore
+import WatcherPostgres
 import WatcherSinks
 
 extension PluginRegistry {
@@ -16,6 +17,7 @@ extension PluginRegistry {
         registry.register(sink: StdoutSinkPlugin.self)
         registry.register(sink: FileSinkPlugin.self)
         registry.register(sink: WebhookSinkPlugin.self)
+        registry.register(sink: PostgresSinkPlugin.self)
         return registry
     }
 }

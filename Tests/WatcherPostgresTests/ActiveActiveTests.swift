@@ -1,0 +1,162 @@
+import Foundation
+import PostgresNIO
+import Testing
+import WatcherCore
+import WatcherEngine
+import WatcherSimnet
+import WatcherStorage
+
+/// Two `watcher run` processes with the same watches and their own data directories deliver to one table while
+/// the chain moves; one is SIGKILLed and restarted mid-run. The table ends with exactly one row per fact.
+@Suite("Postgres active-active", .serialized, .timeLimit(.minutes(5)))
+struct ActiveActiveTests {
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("watcher")
+            .path
+    }
+
+    static func start(_ config: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run", "--config", config]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment
+        environment["WATCHER_LOG_LEVEL"] = "error"
+        environment["PG_PASSWORD"] = PostgresCluster.password
+        process.environment = environment
+        try process.run()
+        return process
+    }
+
+    static func stop(_ process: Process, signal: Int32) async throws {
+        kill(process.processIdentifier, signal)
+        try await eventually("the watcher to exit", timeout: .seconds(60)) { !process.isRunning }
+    }
+
+    @Test func twoInstancesStoreEachFactOnceWithOneKilledAndRestarted() async throws {
+        var configuration = SimnetConfiguration(seed: 15, port: 0, blockInterval: nil)
+        configuration.chain = ChainParameters(seed: 15, txsPerBlock: 4, mempoolTxsPerBlock: 1, fundedAddressCount: 40)
+        let root = NSTemporaryDirectory() + "watcher-aa-\(UUID().uuidString.prefix(8))"
+        let data = [root + "/a", root + "/b"]
+        for path in data { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withCluster { cluster in
+            let simnet = try await Simnet.start(configuration)
+            do {
+                let followed = Array(await simnet.addresses().filter(\.funded).prefix(3).map(\.address))
+                let configs = data.map { "\($0)/watcher.json" }
+                for (path, directory) in zip(configs, data) {
+                    let text = Self.configText(simnet.baseURL, directory, followed, port: cluster.port)
+                    try text.write(toFile: path, atomically: true, encoding: .utf8)
+                }
+                var children = try configs.map(Self.start)
+                // Facts before the first observation are each instance's baseline: let both see the chain first.
+                for directory in data { try await Self.waitForBaseline(directory, followed) }
+                var mined: [SimBlockRef] = []
+                var payments: [String] = []
+                var random = SplitMixRandom(seed: 15)
+                for iteration in 0..<6 {
+                    payments.append(
+                        try await simnet.pay(to: followed[iteration % 3], amountSat: 20_000 + Int64(iteration))
+                    )
+                    try await Task.sleep(for: .milliseconds(200 + Int64(random.next() % 600)))
+                    mined += try await simnet.mine(count: 1)
+                    try await Task.sleep(for: .milliseconds(Int64(random.next() % 600)))
+                    if iteration == 1 { try await Self.stop(children[1], signal: SIGKILL) }
+                    if iteration == 3 { children[1] = try Self.start(configs[1]) }
+                }
+                mined += try await simnet.mine(count: 1)
+                let stores = try await data.asyncMap(Self.waitForStore)
+                defer { for store in stores { store.environment.close() } }
+                // Both instances catch up with the chain and deliver their whole log.
+                let tip = await simnet.tip()
+                try await eventually("both instances to deliver everything", timeout: .seconds(120)) {
+                    try stores.allSatisfy { store in
+                        try store.read { txn in
+                            try txn.tip(chain: "btc")?.hash == tip.hash
+                                && (try txn.cursors()["db"] ?? 0) == (try txn.lastEventSeq())
+                        }
+                    }
+                }
+                for child in children { try await Self.stop(child, signal: SIGTERM) }
+                let logs = try stores.map { store in try store.read { try $0.events(from: 0).map(\.id) } }
+                let (rows, distinct, ids) = try await SQL.with(cluster) { sql in
+                    (
+                        try await sql.count("watcher_events"),
+                        try await sql.int("select count(distinct id)::int8 from watcher_events"),
+                        Set(try await sql.strings("select id from watcher_events"))
+                    )
+                }
+                #expect(rows == distinct)
+                #expect(ids == Set(logs[0]).union(logs[1]), "the table holds exactly the events of both logs")
+                for block in mined {
+                    let id = EventBuilder.id(type: "block.new", fact: ["btc", "\(block.height)", block.hash])
+                    #expect(ids.contains(id), "block \(block.height) missing")
+                    #expect(logs[0].contains(id), "instance A missed block \(block.height)")
+                }
+                let confirmed = try await SQL.with(cluster) { sql in
+                    try await sql.strings("select data::text from watcher_events where type = 'address.tx.confirmed'")
+                }
+                for txid in payments {
+                    #expect(confirmed.filter { $0.contains(txid) }.count == 1, "payment \(txid): one confirmed row")
+                }
+                // Chain facts are the same on both instances: most rows were offered twice and stored once.
+                let shared = Set(logs[0]).intersection(logs[1])
+                #expect(shared.count >= mined.count)
+                await simnet.shutdown()
+            } catch {
+                await simnet.shutdown()
+                throw error
+            }
+        }
+    }
+
+    static func waitForStore(_ data: String) async throws -> Store {
+        var store: Store?
+        try await eventually("the store in \(data)") {
+            store = try? Store(path: data + "/store", options: .init(readOnly: true))
+            return store != nil
+        }
+        guard let store else { throw TimedOut(what: "the store") }
+        return store
+    }
+
+    static func waitForBaseline(_ data: String, _ followed: [String]) async throws {
+        let store = try await waitForStore(data)
+        defer { store.environment.close() }
+        try await eventually("the baseline in \(data)", timeout: .seconds(60)) {
+            try store.read { txn in
+                try txn.tip(chain: "btc") != nil
+                    && followed.allSatisfy { try txn.addressState(chain: "btc", address: $0)?.summary != nil }
+            }
+        }
+    }
+
+    static func configText(_ baseURL: String, _ data: String, _ followed: [String], port: Int) -> String {
+        let list = followed.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+            {"storage": {"path": "\(data)/store"},
+             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(baseURL)", "timeout": "2s"},
+                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
+             "watches": [
+               {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
+               {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": [\(list)]}
+             ],
+             "sinks": [
+               {"id": "db", "type": "postgres", "options": {
+                 "url": "postgres://postgres:${PG_PASSWORD}@127.0.0.1:\(port)/postgres", "tls": "disable",
+                 "batchSize": 10, "initialBackoff": "50ms", "maxBackoff": "300ms", "maxAttempts": 1000}}
+             ]}
+            """
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async throws -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}
