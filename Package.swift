@@ -22,11 +22,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -81,6 +83,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WatcherPostgres",
+            dependencies: [
+                "WatcherCore",
+                "WatcherStorage",
+                "WatcherSinks",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WatcherEngine",
             dependencies: [
                 "WatcherCore",
@@ -108,6 +124,9 @@ let package = Package(
             dependencies: [
                 "WatcherCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -115,7 +134,12 @@ let package = Package(
         ),
         .target(
             name: "BlockbookProvider",
-            dependencies: ["WatcherCore", "WatcherHTTP"],
+            dependencies: [
+                "WatcherCore",
+                "WatcherHTTP",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Providers/Blockbook",
             swiftSettings: swiftSettings
         ),
@@ -155,6 +179,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherSinks",
+                "WatcherPostgres",
                 "WatcherEngine",
                 "WatcherStatus",
                 "WatcherSimnet",
@@ -194,6 +219,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Benchmarks/DeliveryBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "watcher-postgres-bench",
+            dependencies: [
+                "WatcherPostgres",
+                "WatcherSinks",
+                "WatcherStorage",
+                "WatcherCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/PostgresBenchmark",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -268,6 +307,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "WatcherPostgresTests",
+            dependencies: [
+                "WatcherPostgres",
+                "watcher",
+                "WatcherEngine",
+                "WatcherSimnet",
+                "WatcherSinks",
+                "WatcherStorage",
+                "WatcherCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "WatcherApp",
@@ -281,10 +336,12 @@ let package = Package(
                 "BlockbookProvider",
                 "RawAddrProvider",
                 "CoinDeskProvider",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

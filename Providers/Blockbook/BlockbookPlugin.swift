@@ -11,6 +11,8 @@ public enum BlockbookPlugin: ProviderPlugin {
         public var http: HTTPOptions
         /// Currencies the tickers endpoint is asked for.
         public var currencies: [String]
+        /// Whether to follow new blocks and mempool payments over `/websocket`.
+        public var websocket: Bool
 
         public init(from reader: ObjectReader) {
             url = reader.url("url", required: true, doc: "Base URL of the Blockbook instance.") ?? ""
@@ -20,7 +22,16 @@ public enum BlockbookPlugin: ProviderPlugin {
                 default: ["USD", "GBP", "EUR"],
                 doc: "Fiat currencies asked of /api/v2/tickers when used as a price provider."
             )
+            websocket = reader.bool(
+                "websocket",
+                default: false,
+                doc: "Follow /websocket: new blocks replace tip polling while connected, and mempool payments of up "
+                    + "to 1000 followed addresses arrive within seconds."
+            )
         }
+
+        /// 1,000 addresses per connection when `websocket` is on.
+        public var pushAddresses: Int? { websocket ? 1000 : nil }
 
         /// Any: `/api/v2/tickers/` returns every rate the instance has, whatever `currencies` lists.
         public var priceCurrencies: [String]? { nil }
@@ -50,12 +61,14 @@ public enum BlockbookPlugin: ProviderPlugin {
     }
 
     static func make(id: String, options: Options, context: PluginContext) -> BlockbookProvider {
-        BlockbookProvider(
+        var provider = BlockbookProvider(
             id: id,
             baseURL: options.url,
             http: context.http,
             options: options.http,
             currencies: options.currencies
         )
+        if options.websocket { provider.pushConnection = BlockbookPush(baseURL: options.url, logger: context.logger) }
+        return provider
     }
 }

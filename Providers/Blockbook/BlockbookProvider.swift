@@ -21,6 +21,9 @@ public struct BlockbookProvider: ChainProvider, PriceProvider {
     public let currencies: [String]
     /// Transactions per page when listing an address's history.
     public var historyPageSize = 50
+    /// The websocket, when the options enable it.
+    public var pushConnection: BlockbookPush?
+    public var push: (any ChainPushing)? { pushConnection }
     let http: ProviderHTTP
 
     /// Creates a provider for the instance at `baseURL`.

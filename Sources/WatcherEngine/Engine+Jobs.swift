@@ -32,7 +32,7 @@ extension Engine {
         case .chain(let chain, let watch, let maxBackfill, let announce, let headerProviders, let scan):
             let book = self.book(chain)
             let txWatches = config.watches.filter { $0.kind == .tx && $0.chain == chain }
-            let driver = ChainDriver(
+            var driver = ChainDriver(
                 chain: chain,
                 watch: watch,
                 providers: job.providers,
@@ -44,10 +44,17 @@ extension Engine {
                 txWatches: txWatches,
                 scan: scan
             )
-            guard job.whileFollowing else { return driver.poll }
+            driver.wakeup = wakeups[chain]
+            let configured = driver
+            let whileFollowing = job.whileFollowing
+            let push = pushStates[chain]
             return {
-                guard try !txWatches.isEmpty || !book().entries.isEmpty else { return }
-                try await driver.poll()
+                if whileFollowing {
+                    guard try !txWatches.isEmpty || !book().entries.isEmpty else { return }
+                }
+                // While a push connection is up, it says when to look.
+                if let push, !push.shouldPoll(now: .now, safety: JobPlan.pushSafetyPoll) { return }
+                try await configured.poll()
             }
         case .addresses(let chain, let watch, let strategy):
             let book = self.book(chain)
@@ -67,6 +74,20 @@ extension Engine {
         case .price(let watch):
             guard let config = config.watches.first(where: { $0.id == watch }) else { return {} }
             return PriceDriver(watch: config, context: context).poll
+        case .push(let chain, _):
+            guard let id = job.providers.first, let pusher = context.chainProviders[id]?.push,
+                let state = pushStates[chain]
+            else { return {} }
+            let driver = PushDriver(
+                chain: chain,
+                provider: id,
+                pusher: pusher,
+                context: context,
+                book: book(chain),
+                state: state,
+                blockWake: wakeups[chain]
+            )
+            return { await driver.run() }
         case .health(let id):
             return {
                 let health = try await context.ask([id], .tip) { try await $0.health() }
@@ -76,20 +97,34 @@ extension Engine {
         }
     }
 
+    /// Whether the chain job of `chain` scans each block for the CLI's accounts.
+    func scansAccounts(_ chain: String) -> Bool {
+        plan.jobs.contains { job in
+            guard case .chain(chain, _, _, _, _, let scan?) = job.work else { return false }
+            return scan.watches.contains(AddressBook.accountsWatch)
+        }
+    }
+
     /// CLI-followed accounts: every run reads the store (no request) and polls accounts never observed at once;
-    /// all of them are refreshed every `refresh`.
+    /// all of them are refreshed every `refresh` (for the mempool and balances). Their confirmed payments come
+    /// with each block when the chain is scanned; otherwise a new block triggers a refresh at once.
     func accountsRunner(chain: String, providers: [String], refresh: Duration) -> @Sendable () async throws -> Void {
         let context = self.context
         let book = self.book(chain)
         let driver = AddressDriver(chain: chain, providers: providers, context: context)
-        let lastRefresh = Mutex<ContinuousClock.Instant?>(nil)
+        let wakeup = scansAccounts(chain) ? nil : wakeups[chain]
+        let last = Mutex<(refresh: ContinuousClock.Instant?, generation: UInt64)>((nil, wakeup?.generation ?? 0))
         return {
-            let accounts = try book().watch("accounts")
+            let accounts = try book().watch(AddressBook.accountsWatch)
             guard !accounts.entries.isEmpty else { return }
             let now = ContinuousClock.now
-            if lastRefresh.withLock({ last in last.map { now - $0 >= refresh } ?? true }) {
+            let generation = wakeup?.generation ?? 0
+            let due = last.withLock { last in
+                last.refresh.map { now - $0 >= refresh } ?? true || last.generation != generation
+            }
+            if due {
                 try await driver.poll(accounts)
-                lastRefresh.withLock { $0 = now }
+                last.withLock { $0 = (now, generation) }
                 return
             }
             let known = try context.store.read { txn in

@@ -45,6 +45,10 @@ public struct Engine: Service {
     let settings: Settings
     /// The jobs it runs.
     public let plan: JobPlan
+    /// Per chain: rung by the chain job after each new tip; polled address watches check at once.
+    let wakeups: [String: BlockWakeup]
+    /// Per chain with a push job: the connection's state, which the tip job follows.
+    let pushStates: [String: PushState]
 
     /// Creates the engine.
     /// - Parameters:
@@ -63,6 +67,12 @@ public struct Engine: Service {
         self.transitions = transitions
         self.settings = settings
         self.plan = JobPlan(config: config, settings: settings.plan)
+        self.wakeups = Dictionary(uniqueKeysWithValues: Set(config.watches.map(\.chain)).map { ($0, BlockWakeup()) })
+        var pushStates: [String: PushState] = [:]
+        for job in plan.jobs {
+            if case .push(let chain, _) = job.work { pushStates[chain] = PushState() }
+        }
+        self.pushStates = pushStates
     }
 
     public func run() async throws {
@@ -70,7 +80,8 @@ public struct Engine: Service {
             await withTaskGroup(of: Void.self) { group in
                 for job in plan.jobs {
                     let body = runner(for: job)
-                    group.addTask { await loop(job.name, every: job.every, body) }
+                    let wake = wakesOnBlock(job)
+                    group.addTask { await loop(job.name, every: job.every, wake: wake, body) }
                 }
                 group.addTask { await recordTransitions() }
                 await group.waitForAll()
@@ -78,13 +89,30 @@ public struct Engine: Service {
         }
     }
 
+    /// The wake-up that starts a round of `job` early: polled address watches check at once what a new block
+    /// could have changed, and a chain's tip job polls at once when its push connection reports a block.
+    func wakesOnBlock(_ job: JobPlan.Job) -> BlockWakeup? {
+        switch job.work {
+        case .addresses(let chain, _, .poll): wakeups[chain]
+        case .chain(let chain, _, _, _, _, _): pushStates[chain]?.tipWake
+        default: nil
+        }
+    }
+
     /// Runs `body` on a fixed schedule (start times `every` apart; a late round is followed at once by the next
-    /// due one, never by a burst) until cancelled. Failures are logged when they change, not on every round.
-    func loop(_ name: String, every: Duration, _ body: @Sendable () async throws -> Void) async {
+    /// due one, never by a burst) until cancelled; a ring of `wake` starts a round at once and the schedule anew.
+    /// Failures are logged when they change, not on every round.
+    func loop(
+        _ name: String,
+        every: Duration,
+        wake: BlockWakeup? = nil,
+        _ body: @Sendable () async throws -> Void
+    ) async {
         var lastError: String?
         let clock = ContinuousClock()
         var next = clock.now
         while !Task.isCancelled {
+            let seen = wake?.generation ?? 0
             do {
                 try await body()
                 if lastError != nil {
@@ -102,7 +130,33 @@ public struct Engine: Service {
             }
             next = next.advanced(by: every)
             if next < clock.now { next = clock.now }
-            try? await clock.sleep(until: next)
+            guard let wake else {
+                try? await clock.sleep(until: next)
+                continue
+            }
+            if await Self.sleep(until: next, or: wake, since: seen, clock: clock) { next = clock.now }
+        }
+    }
+
+    /// Sleeps until `deadline` or a new tip, whichever comes first; `true` when the tip came first.
+    static func sleep(
+        until deadline: ContinuousClock.Instant,
+        or wake: BlockWakeup,
+        since seen: UInt64,
+        clock: ContinuousClock
+    ) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await clock.sleep(until: deadline)
+                return false
+            }
+            group.addTask {
+                await wake.wait(since: seen)
+                return true
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first && !Task.isCancelled
         }
     }
 

@@ -32,7 +32,8 @@ struct BudgetPlanTests {
         let line = try #require(plan.lines.first)
         // 20 a minute, kept with the safety margin: 3 s × 1.05 + 20 ms between requests.
         #expect(Int(line.budgetPerHour.rounded()) == 1136)
-        #expect(line.demands.first { $0.watch == "watch many" }?.requestsPerHour == 12_000)
+        // 200 addresses each minute and after each of ~6 new blocks an hour: 200 × 66.
+        #expect(line.demands.first { $0.watch == "watch many" }?.requestsPerHour == 13_200)
         // Blockbook's tip costs 2 requests (status, then block index): 120 probes an hour, plus ~6 new headers.
         #expect(line.demands.first { $0.watch == "watch tip" }?.requestsPerHour == 246)
         #expect(line.isOverBudget)
@@ -53,8 +54,9 @@ struct BudgetPlanTests {
         )
         let plan = BudgetPlan(config: config)
         let demands = try #require(plan.lines.first?.demands)
-        // 200 addresses in batches of 80: 3 requests per round, 12 rounds an hour; plus the implicit tip.
-        #expect(demands.first { $0.watch == "watch many" }?.requestsPerHour == 36)
+        // 200 addresses in batches of 80: 3 requests per round, 12 rounds an hour and 6 after new blocks; plus
+        // the implicit tip.
+        #expect(demands.first { $0.watch == "watch many" }?.requestsPerHour == 54)
         #expect(demands.first { $0.watch == "tip btc" }?.requestsPerHour == 12)
         #expect(plan.warnings.isEmpty)
     }
@@ -89,9 +91,11 @@ struct StrategyPlanTests {
             Issue.record("no chain job")
             return
         }
-        #expect(scan?.watches == ["shop"])
-        // 1,000 addresses a minute would be 60,000 requests/h; the scan reads ~4 pages of 6 blocks an hour.
-        #expect(work(many, "watch shop")?.detail.contains("poll 60000/h") == true)
+        // The CLI's accounts are scanned with the watch.
+        #expect(scan?.watches == ["shop", JobPlan.accountsWatch])
+        // 1,000 addresses a minute and after each of ~6 blocks an hour would be 66,000 requests/h; the scan reads
+        // ~4 pages of 6 blocks an hour.
+        #expect(work(many, "watch shop")?.detail.contains("poll 66000/h") == true)
         #expect(work(many, "watch shop")?.detail.contains("scan 24/h") == true)
         #expect(BudgetPlan(config: try load(addresses: 1_000)).warnings.isEmpty)
     }

@@ -70,6 +70,11 @@ struct FaultTests {
         await #expect(throws: HTTPClientError.self) {
             _ = try await SimnetHarness.get(simnet, "/latestblock", timeout: .milliseconds(300))
         }
+        // The client gave up after 300 ms; on a loaded machine the request may reach the server only after that.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await simnet.stats().families[.rawaddr]?.faults != 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let stats = await simnet.stats()
         #expect(stats.families[.rawaddr]?.faults == 1)
         #expect(stats.log.last?.fault == .timeout)

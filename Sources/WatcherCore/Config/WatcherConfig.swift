@@ -82,6 +82,9 @@ public struct ProviderConfig: Sendable {
         return (plugin.options as? any PluginOptions)?.batchSize
     }
 
+    /// Addresses its push connection follows, when its options enable push; `nil` otherwise.
+    public var pushAddresses: Int? { (plugin.options as? any PluginOptions)?.pushAddresses }
+
     /// What it can do for chain watches, typed.
     public var chainCapabilities: ChainCapabilities { plugin.entry.descriptor.chainCapabilities }
 

@@ -66,12 +66,16 @@ public protocol PluginOptions: Sendable {
     /// The currencies a price provider quotes, as the options declare them (e.g. `json-price`'s `currencies`);
     /// `nil` when it quotes any currency asked of it. `watcher check` rejects price watches in other currencies.
     var priceCurrencies: [String]? { get }
+
+    /// Addresses one push connection follows, when the options enable push (``ChainPushing``); `nil` otherwise.
+    var pushAddresses: Int? { get }
 }
 
 extension PluginOptions {
     public var defaultRateLimit: RateLimit? { nil }
     public var batchSize: Int? { nil }
     public var priceCurrencies: [String]? { nil }
+    public var pushAddresses: Int? { nil }
 }
 
 /// A provider plugin: one config `type` that builds a chain provider, a price provider, or both.

@@ -70,6 +70,8 @@ public protocol ChainProvider: Sendable {
     func addressTransactions(_ address: String, limit: Int, after txid: String?) async throws -> [AddressTx]
     /// One transaction.
     func transaction(_ txid: String) async throws -> ChainTransaction
+    /// Its push connection, when the adapter has one and its options enable it (default: none).
+    var push: (any ChainPushing)? { get }
 }
 
 extension ChainProvider {

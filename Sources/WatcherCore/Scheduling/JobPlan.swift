@@ -58,11 +58,21 @@ public struct JobPlan: Sendable {
         case price(watch: String)
         /// A provider's sync-state probe.
         case health(provider: String)
+        /// A chain's push connection (the job's one provider): new blocks start the chain job at once and
+        /// replace its tip polling while connected; pushed transactions of up to `addresses` followed addresses
+        /// start a check of those addresses.
+        case push(chain: String, addresses: Int)
     }
 
     /// Block scanning on a chain job.
+    /// While a push connection is up, the tip is still polled this often, in case a push was lost.
+    public static let pushSafetyPoll: Duration = .seconds(300)
+
+    /// The watch id that stands for the CLI's accounts in a ``Scan``.
+    public static let accountsWatch = "accounts"
+
     public struct Scan: Sendable, Equatable {
-        /// The `address` watches scanned.
+        /// The `address` watches scanned, and ``JobPlan/accountsWatch`` when the CLI's accounts are.
         public var watches: [String]
         /// Providers that serve a block's transactions, in failover order.
         public var providers: [String]

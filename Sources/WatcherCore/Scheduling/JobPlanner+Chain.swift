@@ -45,6 +45,9 @@ extension JobPlanner {
                 )
             }
         }
+        if let push = pushJob(chain, tip: jobs.first, addressWatches: addressWatches, accounts: accounts) {
+            jobs.append(push)
+        }
         for watch in addressWatches {
             let (requests, how) = roundCost(watch.addresses.count, on: watch.providers.first)
             let chosen = strategies[watch.id] ?? .poll
@@ -68,13 +71,18 @@ extension JobPlanner {
                         work: .addresses(chain: chain, watch: watch.id, strategy: .poll),
                         providers: watch.providers,
                         every: watch.every,
-                        requestsPerHour: Double(requests) * Self.perHour(watch.every),
-                        detail: "\(how) every \(watch.every.configText), plus history when a balance changes; "
+                        requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
+                        detail: "\(how) every \(watch.every.configText) and after each new block, plus history when "
+                            + "a balance changes; "
                             + choice,
                         whileFollowing: false
                     )
                 )
             }
+        }
+        let accountsScanned = jobs.contains { job in
+            guard case .chain(_, _, _, _, _, let scan?) = job.work else { return false }
+            return scan.watches.contains(JobPlan.accountsWatch)
         }
         let accountProviders = addressWatches.first?.providers ?? all.filter { has($0, .address) }
         if !accountProviders.isEmpty {
@@ -86,10 +94,14 @@ extension JobPlanner {
                     work: .accounts(chain: chain, refresh: refresh),
                     providers: accountProviders,
                     every: settings.accountsCheck,
-                    requestsPerHour: Double(requests) * Self.perHour(refresh),
+                    requestsPerHour: Double(requests)
+                        * (Self.perHour(refresh) + (accountsScanned ? 0 : settings.blocksPerHour)),
                     detail: accounts == 0
                         ? "no CLI-followed accounts (the store is read every \(settings.accountsCheck.configText))"
-                        : "\(how) every \(refresh.configText) for CLI-followed accounts, new ones at once",
+                        : "\(how) every \(refresh.configText) for CLI-followed accounts, new ones at once; "
+                            + (accountsScanned
+                                ? "their confirmed payments come with each scanned block"
+                                : "and after each new block"),
                     whileFollowing: true
                 )
             )
@@ -110,16 +122,20 @@ extension JobPlanner {
     ) -> JobPlan.Job {
         let headerProviders = providers.filter { has($0, .block) }
         let scanProviders = providers.filter { has($0, .blockTransactions) }
+        // The CLI's accounts are scanned wherever blocks can be: their payments then come with each block.
         let scan =
-            scanned.isEmpty || scanProviders.isEmpty ? nil : JobPlan.Scan(watches: scanned, providers: scanProviders)
+            scanProviders.isEmpty || headerProviders.isEmpty
+            ? nil : JobPlan.Scan(watches: scanned + [JobPlan.accountsWatch], providers: scanProviders)
         let cost = tipCost(providers.first)
         var perHour = Double(cost) * Self.perHour(every) + (headerProviders.isEmpty ? 0 : settings.blocksPerHour)
         var detail = "tip every \(every.configText)" + (cost > 1 ? " (\(cost) requests each)" : "")
         detail += headerProviders.isEmpty ? " (no block headers)" : " + ~\(Int(settings.blocksPerHour)) block headers"
-        if scan != nil {
+        let scannedNow = scanned + ((settings.accounts[chain] ?? 0) > 0 ? ["CLI accounts"] : [])
+        if scan != nil, !scannedNow.isEmpty {
             perHour += settings.blocksPerHour * Double(JobPlan.pagesPerBlock)
             detail +=
-                " + ~\(JobPlan.pagesPerBlock) transaction pages per block, scanned for \(scanned.joined(separator: ", "))"
+                " + ~\(JobPlan.pagesPerBlock) transaction pages per block, scanned for "
+                + scannedNow.joined(separator: ", ")
         }
         if !active { detail = "idle until an address or txid of \(chain) is followed; then " + detail }
         return .init(
@@ -146,7 +162,7 @@ extension JobPlanner {
     /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
     func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?) {
         let (requests, _) = roundCost(watch.addresses.count, on: watch.providers.first)
-        let poll = Double(requests) * Self.perHour(watch.every)
+        let poll = Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour)
         let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
         return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
     }
@@ -169,8 +185,40 @@ extension JobPlanner {
         let (poll, scan) = costs(watch)
         var text = "poll \(Int(poll.rounded()))/h (mempool and blocks within \(watch.every.configText))"
         text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
-        text += ", push n/a"
+        if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
+            text += ", push 0/h with the scan or poll (mempool within a second, \(capacity) addresses per connection)"
+        } else {
+            text += ", push n/a"
+        }
         return text + "; "
             + (watch.strategy == .auto ? "auto picks \(picked.rawValue)" : "\(picked.rawValue) as configured")
+    }
+}
+
+/// The push connection of a chain.
+extension JobPlanner {
+    /// The push job of `chain`, when the first provider of its tip job has push enabled.
+    func pushJob(_ chain: String, tip: JobPlan.Job?, addressWatches: [WatchConfig], accounts: Int) -> JobPlan.Job? {
+        guard let tip, case .chain = tip.work, let provider = tip.providers.first,
+            let capacity = config.provider(provider)?.pushAddresses
+        else { return nil }
+        let followed = addressWatches.reduce(accounts) { $0 + $1.addresses.count }
+        var detail =
+            "websocket: new blocks start the tip job at once and replace its polling while connected (a safety "
+            + "poll every \(JobPlan.pushSafetyPoll.configText)); mempool payments of "
+        detail +=
+            followed > capacity
+            ? "\(capacity) of the \(followed) followed addresses (the rest wait for their poll or scan)"
+            : "every followed address"
+        detail += ", applied from the push with no request"
+        return .init(
+            name: "push \(chain)",
+            work: .push(chain: chain, addresses: capacity),
+            providers: [provider],
+            every: .seconds(1),
+            requestsPerHour: 0,
+            detail: detail,
+            whileFollowing: false
+        )
     }
 }

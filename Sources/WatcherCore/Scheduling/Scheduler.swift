@@ -104,6 +104,12 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         wakeTimer?.yield()
     }
 
+    /// The most requests the providers take at once: the largest concurrency among them (a round that runs this
+    /// many at a time keeps its first provider busy, and failover may spread them).
+    public func concurrency(of providers: [String]) -> Int {
+        max(1, providers.compactMap { lanes[$0]?.bucket.limit.concurrency }.max() ?? 1)
+    }
+
     /// Marks a provider in or out of sync (from its status probe). Out-of-sync providers are skipped while the
     /// list has another. Logged and reported once per change.
     public func setHealth(_ provider: String, healthy: Bool, reason: String? = nil) {

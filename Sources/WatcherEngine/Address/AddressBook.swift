@@ -37,6 +37,9 @@ public struct AddressBook: Sendable {
         }
     }
 
+    /// The watch id of CLI-followed accounts.
+    public static let accountsWatch = JobPlan.accountsWatch
+
     /// Entries by address.
     public var entries: [String: Entry] = [:]
 
@@ -50,7 +53,7 @@ public struct AddressBook: Sendable {
                 address: account.address,
                 label: account.label,
                 thresholds: accountThresholds,
-                watch: "accounts"
+                watch: accountsWatch
             )
         }
         for watch in watches where watch.kind == .address && watch.chain == chain {

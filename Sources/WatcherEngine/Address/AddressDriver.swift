@@ -18,7 +18,9 @@ struct AddressDriver: Sendable {
     /// Most vanished mempool transactions looked up one by one in a round; the rest wait for the next.
     static let maxLookups = 20
 
-    /// One round over every address in `book`.
+    /// One round over every address in `book`, up to the providers' concurrency at a time: batches of 100 where
+    /// the first provider batches, one address per request otherwise. An address that fails does not hold up the
+    /// others; the round throws the first failure after the rest were done.
     func poll(_ book: AddressBook) async throws {
         var book = book
         let chain = self.chain
@@ -30,15 +32,69 @@ struct AddressDriver: Sendable {
         }
         guard !book.entries.isEmpty else { return }
         // Confirmations are computed from the tip: a baseline without one would mistake new transactions for old.
-        var tipHeight = try context.store.read { try $0.tip(chain: chain) }?.height
-        if tipHeight == nil {
-            tipHeight = try await context.tip(providers).height
+        var round = try context.store.read { txn in
+            Round(tipHeight: try txn.tip(chain: chain)?.height, hashes: try txn.blockHashes(chain: chain))
         }
-        let summaries = try await fetchSummaries(book.entries.keys.sorted())
-        for (address, summary) in summaries.sorted(by: { $0.key < $1.key }) {
-            guard let entry = book.entries[address] else { continue }
-            try await reconcile(entry, summary, tipHint: tipHeight)
+        if round.tipHeight == nil {
+            round.tipHeight = try await context.tip(providers).height
         }
+        let batches = providers.first.flatMap { context.chainProviders[$0] }?.capabilities.contains(.addressBatch)
+        let addresses = book.entries.keys.sorted()
+        let work =
+            batches == true
+            ? stride(from: 0, to: addresses.count, by: 100).map {
+                Array(addresses[$0..<min($0 + 100, addresses.count)])
+            } : addresses.map { [$0] }
+        let width = await context.scheduler.concurrency(of: providers)
+        let entries = book.entries
+        let start = round
+        try await Self.forEach(work, width: width) { chunk in
+            let tipBefore = try context.store.read { try $0.tip(chain: chain)?.hash }
+            let summaries = try await fetchSummaries(chunk)
+            for address in chunk {
+                guard let entry = entries[address], let summary = summaries[address] else { continue }
+                try await reconcile(entry, summary, round: start, tipBefore: tipBefore)
+            }
+        }
+    }
+
+    /// What a round reads once: the tip it starts from and the chain's block hashes.
+    struct Round: Sendable {
+        var tipHeight: Int?
+        var hashes: [Int: String]
+    }
+
+    /// Runs `body` for every item, `width` at a time; the first failure is thrown once every item was tried (a
+    /// cancellation stops at once).
+    static func forEach<T: Sendable>(
+        _ items: [T],
+        width: Int,
+        _ body: @escaping @Sendable (T) async throws -> Void
+    ) async throws {
+        var failure: (any Error)?
+        await withTaskGroup(of: (any Error)?.self) { group in
+            var pending = items.makeIterator()
+            func start() -> Bool {
+                guard failure as? CancellationError == nil, !Task.isCancelled, let item = pending.next() else {
+                    return false
+                }
+                group.addTask {
+                    do {
+                        try await body(item)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                return true
+            }
+            for _ in 0..<max(1, width) where !start() { break }
+            while let result = await group.next() {
+                if let result, failure == nil || result is CancellationError { failure = result }
+                _ = start()
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Summaries of `addresses`: one request per batch when the chosen provider batches, else one per address.
@@ -60,16 +116,27 @@ struct AddressDriver: Sendable {
     }
 
     /// Reads what the summary calls for, then commits the reducer's answer.
-    func reconcile(_ entry: AddressBook.Entry, _ summary: AddressSummary, tipHint: Int?) async throws {
+    /// - Parameter tipBefore: the stored tip's hash before `summary` was asked. When a block was committed since
+    ///   (and possibly scanned into this address's state), the summary may predate it: the observation is
+    ///   dropped rather than allowed to overwrite newer state, and the next round (started by that block) redoes
+    ///   it.
+    func reconcile(
+        _ entry: AddressBook.Entry,
+        _ summary: AddressSummary,
+        round: Round,
+        tipBefore: String?
+    ) async throws {
         let chain = self.chain
         let (stored, storedTip, hashes) = try context.store.read { txn in
-            (
+            let tip = try txn.tip(chain: chain)?.height
+            return (
                 try txn.addressState(chain: chain, address: entry.address),
-                try txn.tip(chain: chain)?.height,
-                try txn.blockHashes(chain: chain)
+                tip,
+                // A new block since the round began: its hash must be known too.
+                tip == round.tipHeight ? round.hashes : try txn.blockHashes(chain: chain)
             )
         }
-        let tipHeight = storedTip ?? tipHint
+        let tipHeight = storedTip ?? round.tipHeight
         let now = context.events.now()
         let reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: hashes, now: now)
         var history: [AddressTx]?
@@ -101,7 +168,15 @@ struct AddressDriver: Sendable {
             tipHeight: tipHeight,
             lookups: lookups
         )
+        let logger = context.logger
         try await context.commit { txn in
+            guard try txn.tip(chain: chain)?.hash == tipBefore else {
+                logger.debug(
+                    "address observation dropped: a block arrived meanwhile",
+                    metadata: ["address": "\(entry.address)"]
+                )
+                return []
+            }
             let state =
                 try txn.addressState(chain: chain, address: entry.address)
                 ?? AddressState(chain: chain, address: entry.address)

@@ -10,7 +10,7 @@ extension ChainDriver {
         var matches: [String: [AddressReducer.ScannedTx]]
     }
 
-    /// The followed addresses of the scanned watches.
+    /// The followed addresses of the scanned watches (`accounts` stands for the CLI's accounts).
     func scannedAddresses() throws -> Set<String> {
         guard let scan else { return [] }
         let watches = Set(scan.watches)
@@ -18,10 +18,8 @@ extension ChainDriver {
     }
 
     /// Reads every new block of `outcome` once (all its pages) and matches it against the scanned addresses.
-    func scanBlocks(_ outcome: ChainSync.Outcome) async throws -> [ScannedBlock] {
-        guard let scan, !outcome.headers.isEmpty else { return [] }
-        let followed = try scannedAddresses()
-        guard !followed.isEmpty else { return [] }
+    func scanBlocks(_ outcome: ChainSync.Outcome, followed: Set<String>) async throws -> [ScannedBlock] {
+        guard let scan, !outcome.headers.isEmpty, !followed.isEmpty else { return [] }
         if outcome.skipped > 0 {
             context.logger.warning(
                 "more blocks missed than are scanned; the balance fill finds what they paid",

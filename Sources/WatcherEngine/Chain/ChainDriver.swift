@@ -18,8 +18,10 @@ struct ChainDriver: Sendable {
     let book: @Sendable () throws -> AddressBook
     /// The chain's `tx` watches.
     let txWatches: [WatchConfig]
-    /// Block scanning, when some `address` watches are scanned.
+    /// Block scanning, when some `address` watches (or the CLI's accounts) are scanned.
     let scan: JobPlan.Scan?
+    /// Rung after each new tip.
+    var wakeup: BlockWakeup?
 
     /// Most extra headers fetched after a reorg to settle which followed transactions really moved.
     static let maxSettleFetches = 100
@@ -30,11 +32,12 @@ struct ChainDriver: Sendable {
         let tip = try await context.tip(providers)
         let chain = self.chain
         let memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
+        let followed = try scannedAddresses()
         // A scanned chain reads every new block, not only the announced ones: a payment can be in any of them.
         var sync = ChainSync(
             memory: memory,
             tip: tip,
-            maxBackfill: scan == nil ? maxBackfill : max(maxBackfill, Self.scanBackfill),
+            maxBackfill: followed.isEmpty ? maxBackfill : max(maxBackfill, Self.scanBackfill),
             fetchesHeaders: !headerProviders.isEmpty
         )
         while case .header(let height) = sync.next() {
@@ -61,8 +64,9 @@ struct ChainDriver: Sendable {
         // a block the walk never saw (a provider ahead of the tip's), and that block may be gone already.
         let floor = ChainReducer.revertFloor(memory, outcome)
         if let floor { try await settle(fork: floor, tipHeight: tip.height, into: &newChain) }
-        let scanned = try await scanBlocks(outcome)
+        let scanned = try await scanBlocks(outcome, followed: followed)
         try await commit(memory: memory, outcome: outcome, newChain: newChain, floor: floor, scanned: scanned)
+        if !outcome.headers.isEmpty || outcome.fork != nil { wakeup?.notify() }
     }
 
     /// Fetches the new chain's hash at every height above the fork where a followed transaction was confirmed and

@@ -22,6 +22,11 @@ struct SimnetResponder: HTTPResponder {
             )
             return Self.response(reply)
         }
+        if path == "/websocket" {
+            return engine.hub.stats.banned
+                ? Self.response(.text("Too many websocket connections", status: 429))
+                : Self.response(.text("a websocket upgrade is expected here", status: 400))
+        }
         guard let family = ProviderFamily(path: path) else {
             return Self.response(.text("Not Found", status: 404))
         }

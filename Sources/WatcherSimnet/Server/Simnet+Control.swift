@@ -95,4 +95,19 @@ extension Simnet {
     public func chain() async -> ChainModel {
         engine.snapshot().chain
     }
+
+    /// What the websocket served.
+    public func websocketStats() -> WebSocketStats {
+        engine.hub.stats
+    }
+
+    /// Replaces the websocket's limits and lifts any ban.
+    public func setWebSocketLimits(_ limits: WebSocketLimits) {
+        engine.hub.setLimits(limits)
+    }
+
+    /// Closes every open websocket connection.
+    public func dropWebSockets() {
+        engine.hub.dropAll()
+    }
 }

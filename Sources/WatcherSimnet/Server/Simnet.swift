@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -88,8 +89,16 @@ public final class Simnet: Service {
     /// shutdown of the enclosing `ServiceGroup`, ``shutdown()``, or cancellation.
     /// - Throws: when the server cannot bind or fails.
     public func run() async throws {
+        let engine = self.engine
         let app = Application(
             responder: SimnetResponder(engine: engine),
+            server: .http1WebSocketUpgrade { request, channel, _ in
+                // Banned clients fall through to the responder, which answers 429 as Blockbook does.
+                guard request.path == "/websocket", !engine.hub.refuses() else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await PushSession(engine: engine, channel: channel).serve(inbound, outbound)
+                }
+            },
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { [self] channel in didBind(port: channel.localAddress?.port ?? configuration.port) },
             logger: configuration.logger

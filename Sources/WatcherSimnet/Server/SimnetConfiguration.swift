@@ -14,6 +14,8 @@ public struct SimnetConfiguration: Sendable {
     public var blockInterval: Duration?
     /// Rate limits per family at start (none by default).
     public var rateLimits: [ProviderFamily: RateLimit]
+    /// The websocket's limits (Blockbook's by default).
+    public var websocketLimits = WebSocketLimits()
     /// Starting prices (missing currencies take ``PriceModel/defaultPrices``).
     public var initialPrices: [PriceCurrency: Decimal]
     /// The wall clock for rate limiting, logs and price times; inject ``ManualSimnetClock`` to freeze time.

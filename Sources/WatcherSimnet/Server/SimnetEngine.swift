@@ -12,11 +12,14 @@ final class SimnetEngine: Sendable {
     }
 
     let clock: any SimnetClock
+    /// The websocket's connections and subscriptions.
+    let hub: PushHub
     private let world: Mutex<World>
     private let traffic: Mutex<TrafficPolicy>
 
     init(configuration: SimnetConfiguration) {
         clock = configuration.clock
+        hub = PushHub(limits: configuration.websocketLimits, clock: configuration.clock)
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
         prices.updatedAt = configuration.clock.now()
         world = Mutex(World(chain: ChainModel(parameters: configuration.chain), prices: prices))
@@ -35,17 +38,33 @@ final class SimnetEngine: Sendable {
 
     func mine(count: Int) throws(ChainModel.Failure) -> [SimBlock] {
         let now = clock.now()
-        return try world.withLock { world throws(ChainModel.Failure) in
+        let (blocks, entered) = try world.withLock { world throws(ChainModel.Failure) in
+            let before = Set(world.chain.mempool)
             let blocks = try world.chain.mine(count: count)
             for _ in blocks { world.prices.step() }
             world.prices.updatedAt = now
-            return blocks
+            let entered = world.chain.mempool.filter { !before.contains($0) }
+            return (blocks, Self.pushed(entered, world.chain))
         }
+        hub.publish(blocks: blocks.map { ($0.height, $0.hash) })
+        hub.publish(transactions: entered)
+        return blocks
     }
 
     func pay(to address: SimAddress, amountSat: Int64) throws(ChainModel.Failure) -> SimTransaction {
-        try world.withLock { world throws(ChainModel.Failure) in
-            try world.chain.pay(to: address, amountSat: amountSat)
+        let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
+            let tx = try world.chain.pay(to: address, amountSat: amountSat)
+            return (tx, Self.pushed([tx.txid], world.chain))
+        }
+        hub.publish(transactions: pushed)
+        return tx
+    }
+
+    /// Transactions as address pushes carry them: the addresses they touch and their Blockbook JSON.
+    static func pushed(_ txids: [String], _ chain: ChainModel) -> [(touched: Set<String>, json: SimJSON)] {
+        let render = BlockbookTxJSON(chain: chain)
+        return txids.compactMap { chain.transaction($0) }.map { tx in
+            (Set(tx.inputs.map(\.address) + tx.outputs.compactMap(\.address)), render.full(tx))
         }
     }
 

@@ -1,0 +1,31 @@
+/// What a push connection reports.
+public enum PushEvent: Sendable, Equatable {
+    /// The connection is up and subscribed to new blocks and the addresses (again after a re-subscription).
+    case subscribed
+    /// A block was connected to the provider's chain.
+    case newBlock(height: Int, hash: String)
+    /// A transaction touching a subscribed address entered the mempool, with its net effect on the address when
+    /// the push carried the whole transaction (`nil`: ask the provider).
+    case addressTx(address: String, txid: String, deltaSat: Int64?, confirmed: Bool)
+}
+
+/// Live notifications from a provider over one long-lived connection (Blockbook's websocket): new blocks, and
+/// transactions of up to ``maxAddresses`` addresses. The engine still reads everything it announces through the
+/// provider's REST calls; a push only says when to look.
+public protocol ChainPushing: Sendable {
+    /// The most addresses one connection follows.
+    var maxAddresses: Int { get }
+
+    /// Connects, subscribes to new blocks and to `addresses()` (asked again now and then; a changed set is
+    /// subscribed anew), and reports every push to `onEvent` until the connection ends.
+    /// - Throws: why the connection ended (refused, closed by the server, cancelled).
+    func follow(
+        addresses: @escaping @Sendable () async -> [String],
+        onEvent: @escaping @Sendable (PushEvent) async -> Void
+    ) async throws
+}
+
+extension ChainProvider {
+    /// No push connection.
+    public var push: (any ChainPushing)? { nil }
+}

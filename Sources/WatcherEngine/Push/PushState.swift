@@ -1,0 +1,51 @@
+import Synchronization
+import WatcherCore
+
+/// What a chain's push connection tells its tip job: whether it is up, and whether a block was pushed since the
+/// last poll. While it is up the tip job polls only when told, or once per ``JobPlan/pushSafetyPoll``.
+final class PushState: Sendable {
+    private struct State {
+        var connected = false
+        var tipRequested = false
+        var lastPoll: ContinuousClock.Instant?
+        var capacityWarned = false
+    }
+
+    private let state = Mutex(State())
+    /// Rung with each pushed block (and at each connect), so the tip job runs at once.
+    let tipWake = BlockWakeup()
+
+    var isConnected: Bool { state.withLock { $0.connected } }
+
+    func setConnected(_ connected: Bool) {
+        state.withLock { $0.connected = connected }
+    }
+
+    /// `true` the first time only: the capacity warning is logged once.
+    func firstCapacityWarning() -> Bool {
+        state.withLock { state in
+            defer { state.capacityWarned = true }
+            return !state.capacityWarned
+        }
+    }
+
+    /// Asks the tip job for a poll now.
+    func requestTip() {
+        state.withLock { $0.tipRequested = true }
+        tipWake.notify()
+    }
+
+    /// Whether the tip job should poll at `now`: always while disconnected; when connected, after a pushed
+    /// block or once `safety` has passed since its last poll.
+    func shouldPoll(now: ContinuousClock.Instant, safety: Duration) -> Bool {
+        state.withLock { state in
+            let due =
+                !state.connected || state.tipRequested || state.lastPoll.map { now - $0 >= safety } ?? true
+            if due {
+                state.tipRequested = false
+                state.lastPoll = now
+            }
+            return due
+        }
+    }
+}

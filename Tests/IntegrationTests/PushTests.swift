@@ -1,0 +1,129 @@
+import BlockbookProvider
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOWebSocket
+import Synchronization
+import Testing
+import WatcherCore
+
+@testable import WatcherSimnet
+
+/// Blockbook's websocket: the simnet's `/websocket` with its limits and ban, and the adapter's push client
+/// against it, over real sockets on loopback.
+@Suite(.serialized)
+struct PushTests {
+    final class Received: Sendable {
+        let events = Mutex<[PushEvent]>([])
+        func append(_ event: PushEvent) { events.withLock { $0.append(event) } }
+        var all: [PushEvent] { events.withLock { $0 } }
+    }
+
+    static var quiet: Logger {
+        var logger = Logger(label: "push-test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    static func configuration(_ seed: UInt64) -> SimnetConfiguration {
+        var configuration = SimnetConfiguration(seed: seed, port: 0, blockInterval: nil)
+        configuration.chain = ChainParameters(seed: seed, txsPerBlock: 10, fundedAddressCount: 10)
+        return configuration
+    }
+
+    @Test func blocksAndPaymentsArePushed() async throws {
+        try await Harness.with(Self.configuration(41)) { harness in
+            let simnet = harness.simnet
+            // Another seed than the simnet's: its funded addresses come from the same generator.
+            var rng = SeededGenerator(seed: 9_041)
+            let followed = (0..<3).map { _ in SimAddress.random(.p2wpkh, using: &rng).string }
+            let push = BlockbookPush(baseURL: simnet.baseURL, logger: Self.quiet)
+            let received = Received()
+            let task = Task {
+                try await push.follow(addresses: { followed }) { received.append($0) }
+            }
+            defer { task.cancel() }
+            try await eventually("subscribed") { received.all.contains(.subscribed) }
+            let txid = try await simnet.pay(to: followed[1], amountSat: 12_345)
+            try await eventually("the payment") {
+                received.all.contains(.addressTx(address: followed[1], txid: txid, deltaSat: 12_345, confirmed: false))
+            }
+            let mined = try await simnet.mine(count: 1)
+            try await eventually("the block") {
+                received.all.contains(.newBlock(height: mined[0].height, hash: mined[0].hash))
+            }
+            // A payment to an address nobody subscribed is not pushed.
+            _ = try await simnet.pay(to: SimAddress.random(.p2wpkh, using: &rng).string, amountSat: 1_000)
+            _ = try await simnet.mine(count: 1)
+            try await eventually("the second block") {
+                received.all.filter { if case .newBlock = $0 { true } else { false } }.count == 2
+            }
+            let pushed = received.all.filter { if case .addressTx = $0 { true } else { false } }
+            #expect(pushed.count == 1, "\(pushed)")
+        }
+    }
+
+    @Test func moreThanAThousandAddressesAreRefused() async throws {
+        try await Harness.with(Self.configuration(43)) { harness in
+            var rng = SeededGenerator(seed: 43)
+            let many = (0..<1_001).map { _ in SimAddress.random(.p2wpkh, using: &rng).string }
+            let push = BlockbookPush(baseURL: harness.simnet.baseURL, logger: Self.quiet)
+            await #expect(throws: ProviderError.self) {
+                try await push.follow(addresses: { many }) { _ in }
+            }
+        }
+    }
+
+    @Test func tooManyMessagesCloseTheConnectionAndBanNewOnes() async throws {
+        try await Harness.with(Self.configuration(47)) { harness in
+            let simnet = harness.simnet
+            await simnet.setWebSocketLimits(WebSocketLimits(messages: 5, window: .seconds(600), ban: .seconds(60)))
+            let url = simnet.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/websocket"
+            let answers = Mutex<[String]>([])
+            let closed = try await WebSocketClient.connect(url: url, logger: Self.quiet) { inbound, outbound, _ in
+                // An unknown method gets no answer; then six pings, one more than the limit.
+                try await outbound.write(.text(#"{"id":"u","method":"noSuchMethod","params":{}}"#))
+                for index in 0..<5 {
+                    try await outbound.write(.text(#"{"id":"p\#(index)","method":"ping","params":{}}"#))
+                }
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    if case .text(let text) = message { answers.withLock { $0.append(text) } }
+                }
+            }
+            #expect(closed?.closeCode == .policyViolation)
+            // The unknown method and the pings up to the limit: four answers, all pings.
+            #expect(answers.withLock { $0 } == (0..<4).map { #"{"id":"p\#($0)","data":{}}"# })
+            let stats = await simnet.websocketStats()
+            #expect(stats.closedForLimit == 1 && stats.banned)
+            // A new connection is refused while the ban lasts.
+            await #expect(throws: (any Error).self) {
+                try await WebSocketClient.connect(url: url, logger: Self.quiet) { _, _, _ in }
+            }
+            #expect(await simnet.websocketStats().refusedWhileBanned >= 1)
+        }
+    }
+
+    @Test func aNumericIDClosesTheConnection() async throws {
+        try await Harness.with(Self.configuration(53)) { harness in
+            let url = harness.simnet.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/websocket"
+            let closed = try await WebSocketClient.connect(url: url, logger: Self.quiet) { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"id":1,"method":"ping","params":{}}"#))
+                for try await _ in inbound.messages(maxSize: 1 << 16) {}
+            }
+            #expect(closed?.closeCode == .policyViolation)
+        }
+    }
+
+    @Test func aDroppedConnectionEnds() async throws {
+        try await Harness.with(Self.configuration(67)) { harness in
+            let simnet = harness.simnet
+            let push = BlockbookPush(baseURL: simnet.baseURL, logger: Self.quiet)
+            let received = Received()
+            let task = Task { try await push.follow(addresses: { [] }) { received.append($0) } }
+            try await eventually("subscribed") { received.all.contains(.subscribed) }
+            await simnet.dropWebSockets()
+            await #expect(throws: ProviderError.self) { try await task.value }
+            try await eventually("closed on the server") { await simnet.websocketStats().open == 0 }
+        }
+    }
+}
