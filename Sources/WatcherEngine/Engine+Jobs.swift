@@ -94,6 +94,20 @@ extension Engine {
                 context.logger.debug("health probe", metadata: ["provider": "\(id)", "healthy": "\(health.isHealthy)"])
                 await context.scheduler.setHealth(id, healthy: health.isHealthy, reason: health.reason)
             }
+        case .recovery(let id):
+            return {
+                guard !context.scheduler.isReachable(id) else { return }
+                if context.chainProviders[id] != nil {
+                    _ = try await context.tip([id])
+                } else if let feed = context.priceProviders[id] {
+                    let currency = [feed.currencies.first ?? "USD"]
+                    _ = try await context.scheduler.perform(on: [id], priority: .refresh, budget: context.requestBudget)
+                    {
+                        _ in try await feed.quotes(for: currency)
+                    }
+                }
+                context.logger.debug("recovery probe", metadata: ["provider": "\(id)"])
+            }
         }
     }
 

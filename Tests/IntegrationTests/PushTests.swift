@@ -77,7 +77,7 @@ struct PushTests {
     @Test func tooManyMessagesCloseTheConnectionAndBanNewOnes() async throws {
         try await Harness.with(Self.configuration(47)) { harness in
             let simnet = harness.simnet
-            await simnet.setWebSocketLimits(WebSocketLimits(messages: 5, window: .seconds(600), ban: .seconds(60)))
+            simnet.setWebSocketLimits(WebSocketLimits(messages: 5, window: .seconds(600), ban: .seconds(60)))
             let url = simnet.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/websocket"
             let answers = Mutex<[String]>([])
             let closed = try await WebSocketClient.connect(url: url, logger: Self.quiet) { inbound, outbound, _ in
@@ -93,13 +93,13 @@ struct PushTests {
             #expect(closed?.closeCode == .policyViolation)
             // The unknown method and the pings up to the limit: four answers, all pings.
             #expect(answers.withLock { $0 } == (0..<4).map { #"{"id":"p\#($0)","data":{}}"# })
-            let stats = await simnet.websocketStats()
+            let stats = simnet.websocketStats()
             #expect(stats.closedForLimit == 1 && stats.banned)
             // A new connection is refused while the ban lasts.
             await #expect(throws: (any Error).self) {
                 try await WebSocketClient.connect(url: url, logger: Self.quiet) { _, _, _ in }
             }
-            #expect(await simnet.websocketStats().refusedWhileBanned >= 1)
+            #expect(simnet.websocketStats().refusedWhileBanned >= 1)
         }
     }
 
@@ -121,9 +121,9 @@ struct PushTests {
             let received = Received()
             let task = Task { try await push.follow(addresses: { [] }) { received.append($0) } }
             try await eventually("subscribed") { received.all.contains(.subscribed) }
-            await simnet.dropWebSockets()
+            simnet.dropWebSockets()
             await #expect(throws: ProviderError.self) { try await task.value }
-            try await eventually("closed on the server") { await simnet.websocketStats().open == 0 }
+            try await eventually("closed on the server") { simnet.websocketStats().open == 0 }
         }
     }
 }

@@ -42,7 +42,7 @@ extension AccountsCommand {
                     "\(parsed.address.string) is a \(parsed.address.network) address; chain \"\(chain)\" is \(network)"
                 )
             }
-            let config = try options.load()
+            let config = try options.load(needsSinks: false)
             let canonical = parsed.address.string
             let chain = self.chain
             let summary: AddressSummary
@@ -76,7 +76,7 @@ extension AccountsCommand {
         var chain = "btc"
 
         func run() async throws {
-            let config = try options.load()
+            let config = try options.load(needsSinks: false)
             let store = try StoreAccess.reader(config)
             let chain = self.chain
             let (accounts, states, prices) = try store.read { txn in
@@ -140,7 +140,7 @@ extension AccountsCommand {
             } catch {
                 throw CommandFailure.usage(error.description)
             }
-            let config = try options.load()
+            let config = try options.load(needsSinks: false)
             let store = try StoreAccess.reader(config)
             let chain = self.chain
             let (account, state, prices) = try store.read { txn in
@@ -195,7 +195,7 @@ extension AccountsCommand {
             } catch {
                 throw CommandFailure.usage(error.description)
             }
-            let config = try options.load()
+            let config = try options.load(needsSinks: false)
             let chain = self.chain
             // Config watches that still follow the address keep its engine state.
             let watches = Followed.configWatches(following: canonical, chain: chain, config: config)

@@ -27,7 +27,7 @@ struct BlockCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try options.load()
+        let config = try options.load(needsSinks: false)
         guard let blockID = BlockID(id) else { throw CommandFailure.usage("invalid block \(id)") }
         let chain = self.chain
         var header: BlockHeader?

@@ -25,7 +25,7 @@ struct BlocksCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try options.load()
+        let config = try options.load(needsSinks: false)
         let store = try StoreAccess.reader(config)
         let chain = self.chain
         let limit = self.limit

@@ -31,7 +31,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let config = try options.load()
+            let config = try options.load(needsSinks: false)
             let store = try Store.openForReading(config)
             defer { store.environment.close() }
             let filter = sink
@@ -82,11 +82,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
         }
 
         static func table(_ rows: [[String]]) -> [String] {
-            let widths = (0..<(rows.first?.count ?? 0) - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
-            return rows.map { row in
-                widths.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ") + "  " + (row.last ?? "")
-            }
+            TextTable.render(rows)
         }
     }
 

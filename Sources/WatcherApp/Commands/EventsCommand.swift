@@ -49,7 +49,7 @@ struct EventsCommand: AsyncParsableCommand {
                 )
             }
             if let limit, limit < 0 { throw CommandFailure.usage("--limit: expected a number >= 0, got \(limit)") }
-            let config = try options.load()
+            let config = try options.load(needsSinks: false)
             let store = try Store.openForReading(config)
             defer { store.environment.close() }
             let filter = type.map { EventFilter([$0]) }

@@ -25,15 +25,7 @@ struct PluginsCommand: AsyncParsableCommand {
             let d = entry.descriptor
             rows.append([d.type, d.role.rawValue, d.defaultRateLimit.map(Self.limitText) ?? "-", d.summary])
         }
-        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            lines.append(
-                (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
-                    separator: "  "
-                )
-                    + "  " + row[3]
-            )
-        }
+        lines += TextTable.render(rows)
         lines.append("")
         for entry in registry.sortedEntries {
             let options = entry.optionSchema.map { option in

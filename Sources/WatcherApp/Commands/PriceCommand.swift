@@ -15,7 +15,7 @@ struct PriceCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let config = try options.load()
+        let config = try options.load(needsSinks: false)
         let store = try StoreAccess.reader(config)
         let quotes = try store.read { try $0.prices() }
         await store.close()

@@ -101,7 +101,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let query = try Query(query)
-        let config = try options.load()
+        let config = try options.load(needsSinks: false)
         guard let entry = config.provider(provider) else {
             let known = config.providers.map(\.id).joined(separator: ", ")
             throw CommandFailure.usage("no provider \"\(provider)\" in \(options.config) (providers: \(known))")

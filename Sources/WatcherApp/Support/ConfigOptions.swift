@@ -11,16 +11,24 @@ public struct ConfigOptions: ParsableArguments {
     public init() {}
 
     /// Loads and validates the config.
+    /// - Parameter needsSinks: `false` for commands that never deliver (they read the store or ask providers): a
+    ///   sink whose `${NAME}` variables are unset is left out instead of failing the command.
     /// - Throws: ``CommandFailure`` with exit code 2 listing every problem.
-    public func load(registry: PluginRegistry = .builtIn) throws -> WatcherConfig {
-        try Self.load(file: config, registry: registry)
+    public func load(registry: PluginRegistry = .builtIn, needsSinks: Bool = true) throws -> WatcherConfig {
+        try Self.load(file: config, registry: registry, needsSinks: needsSinks)
     }
 
     /// Loads and validates a config file.
     /// - Throws: ``CommandFailure`` with exit code 2 listing every problem.
-    public static func load(file: String, registry: PluginRegistry = .builtIn) throws -> WatcherConfig {
+    public static func load(
+        file: String,
+        registry: PluginRegistry = .builtIn,
+        needsSinks: Bool = true
+    ) throws -> WatcherConfig {
+        var loader = ConfigLoader(registry: registry)
+        loader.requiresSinkSecrets = needsSinks
         do {
-            return try ConfigLoader(registry: registry).load(file: file)
+            return try loader.load(file: file)
         } catch {
             throw CommandFailure.usage(error.description)
         }

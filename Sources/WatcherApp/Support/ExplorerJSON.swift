@@ -60,11 +60,8 @@ enum ExplorerJSON {
 
     /// Left-aligned columns.
     static func table(_ rows: [[String]]) -> String {
-        guard let first = rows.first else { return "" }
-        let widths = first.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        TextTable.render(rows).map { line in
+            String(line.reversed().drop(while: { $0 == " " }).reversed())
         }.joined(separator: "\n")
     }
 }

@@ -56,6 +56,24 @@ public final class ConfigContext {
         return (result + rest, true)
     }
 
+    /// The `${NAME}` references anywhere in `value` whose variable is unset.
+    func unsetReferences(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let text):
+            var names: [String] = []
+            var rest = Substring(text)
+            while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+                let name = String(rest[start.upperBound..<end])
+                if environment[name] == nil { names.append(name) }
+                rest = rest[rest.index(after: end)...]
+            }
+            return names
+        case .array(let items): return items.flatMap(unsetReferences(in:))
+        case .object(let members): return members.flatMap { unsetReferences(in: $0.value) }
+        case .null, .bool, .number: return []
+        }
+    }
+
     /// `text` with every resolved secret value replaced by `***`, for logs and messages.
     public func redact(_ text: String) -> String {
         secrets.filter { !$0.isEmpty }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }

@@ -59,6 +59,7 @@ extension ConfigLoader {
         var result: [(path: ConfigPath, config: SinkConfig?)] = []
         var shown: [JSONValue] = []
         for (path, value) in root.array("sinks", doc: "Where events go.") {
+            if !requiresSinkSecrets, !root.context.unsetReferences(in: value).isEmpty { continue }
             let reader = ObjectReader(value, at: path, context: root.context)
             let id = readID(reader)
             let events = reader.strings(

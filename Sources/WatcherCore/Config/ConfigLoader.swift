@@ -8,6 +8,11 @@ public struct ConfigLoader: Sendable {
     /// The environment `${NAME}` references resolve against.
     public var environment: [String: String]
 
+    /// Whether `${NAME}` references in `sinks` must resolve. Commands that only read the store or ask providers
+    /// (`blocks`, `events list`, …) set it to `false`: a sink whose variables are unset is then left out of the
+    /// config instead of failing the command, since it is never used there.
+    public var requiresSinkSecrets = true
+
     /// The largest config file read: a bigger one is refused before it is read.
     public static let maxFileBytes = 32 << 20
 
@@ -118,6 +123,13 @@ public struct ConfigLoader: Sendable {
             doc: "Events older than this are trimmed even if a sink still lags."
         )
         reader.finish()
+        if let path, path.trimmingCharacters(in: .whitespaces).isEmpty {
+            reader.context.error(
+                reader.path.key("path"),
+                "expected a directory path such as \"./watcher-data\", got an empty string"
+            )
+            return nil
+        }
         guard let path, let mapSize, let maxMapSize, let durability, let keepHeaders else { return nil }
         var resolvedPath = path
         if !path.hasPrefix("/"), let baseDirectory, !baseDirectory.isEmpty {

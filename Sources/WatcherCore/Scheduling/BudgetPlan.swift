@@ -47,7 +47,7 @@ public struct BudgetPlan: Sendable {
             guard let primary = job.providers.first else { continue }
             let scales: Bool
             switch job.work {
-            case .health, .accounts, .push: scales = false
+            case .health, .recovery, .accounts, .push: scales = false
             default: scales = true
             }
             demands[primary, default: []].append(

@@ -58,6 +58,10 @@ public struct JobPlan: Sendable {
         case price(watch: String)
         /// A provider's sync-state probe.
         case health(provider: String)
+        /// A provider with no sync-state endpoint (a price feed, rawaddr): asked once per interval while
+        /// `/healthz` counts it unreachable, so a failover provider that no job uses any more is seen to recover.
+        /// It costs nothing while the provider answers.
+        case recovery(provider: String)
         /// A chain's push connection (the job's one provider): new blocks start the chain job at once and
         /// replace its tip polling while connected; pushed transactions of up to `addresses` followed addresses
         /// start a check of those addresses.

@@ -61,6 +61,21 @@ struct JobPlanner {
                 )
             )
         }
+        for provider in config.providers
+        where !provider.chainCapabilities.contains(.status) && used.contains(provider.id) {
+            let every = settings.healthInterval
+            jobs.append(
+                .init(
+                    name: "recovery \(provider.id)",
+                    work: .recovery(provider: provider.id),
+                    providers: [provider.id],
+                    every: every,
+                    requestsPerHour: 0,
+                    detail: "1 request every \(every.configText) only while unreachable",
+                    whileFollowing: false
+                )
+            )
+        }
         return jobs
     }
 

@@ -110,6 +110,11 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         max(1, providers.compactMap { lanes[$0]?.bucket.limit.concurrency }.max() ?? 1)
     }
 
+    /// Whether the last request to `provider` got an answer (true when nothing was asked yet, or with no board).
+    public nonisolated func isReachable(_ provider: String) -> Bool {
+        board?.snapshot()[provider]?.reachable ?? true
+    }
+
     /// Marks a provider in or out of sync (from its status probe). Out-of-sync providers are skipped while the
     /// list has another. Logged and reported once per change.
     public func setHealth(_ provider: String, healthy: Bool, reason: String? = nil) {

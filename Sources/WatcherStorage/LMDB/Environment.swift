@@ -34,6 +34,10 @@ public final class Environment: @unchecked Sendable {
     public init(path: String, options: EnvironmentOptions = .init(), logger: Logger? = nil) throws {
         self.path = path
         self.options = options
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw StorageError.notADirectory(path: path)
+        }
         if !options.readOnly {
             try FileManager.default.createDirectory(
                 atPath: path,

@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import WatcherCore
+import WatcherSimnet
+
+/// `/healthz` follows every provider back up, a failover provider that no job asks any more included: after an
+/// outage of all providers, the primary takes the work back and the backup is asked by its recovery probe.
+@Suite(.serialized)
+struct HealthRecoveryTests {
+    @Test func aFailoverProviderIsSeenToRecoverWithinACheckInterval() async throws {
+        let simnetPort = try StatusServerTests.freePort()
+        let statusPort = try StatusServerTests.freePort()
+        let data = EngineIntegrationTests.dataDirectory()
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let configuration = SimnetConfiguration(seed: 5, port: simnetPort, blockInterval: nil)
+        var simnet = try await Simnet.start(configuration)
+        let config = "\(data)/watcher.json"
+        try """
+        {"storage": {"path": "\(data)"},
+         "providers": [{"id": "primary", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "1s"}},
+                       {"id": "backup", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "1s"}}],
+         "watches": [{"id": "usd", "type": "price", "providers": ["primary", "backup"], "every": "1s"}],
+         "sinks": []}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: KillTests.executable)
+        child.arguments = ["run", "--config", config, "--http", "127.0.0.1:\(statusPort)", "--check-interval", "1s"]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let base = "http://127.0.0.1:\(statusPort)"
+        @Sendable func unhealthy() async -> Set<String>? {
+            guard let answer = try? await StatusServerTests.get(client, "\(base)/healthz"),
+                case .object(let reasons)? = (try? JSONValue.parse(Array(answer.body.utf8)))?["reasons"]
+            else { return nil }
+            return Set(reasons.map(\.key))
+        }
+        do {
+            try await eventually("a healthy /healthz") { await unhealthy() == [] }
+            // Every provider down: the price watch fails over to the backup, which fails too.
+            await simnet.shutdown()
+            try await eventually(timeout: .seconds(90), "both providers unreachable") {
+                await unhealthy() == ["primary", "backup"]
+            }
+            // Back up: the primary takes the watch back, and the backup, which no job asks now, recovers as well.
+            simnet = try await Simnet.start(configuration)
+            try await eventually(timeout: .seconds(30), "every provider healthy again") { await unhealthy() == [] }
+        } catch {
+            kill(child.processIdentifier, SIGKILL)
+            try? await client.shutdown()
+            await simnet.shutdown()
+            throw error
+        }
+        kill(child.processIdentifier, SIGTERM)
+        try await KillTests.reap(child)
+        try await client.shutdown()
+        await simnet.shutdown()
+        #expect(child.terminationStatus == 0)
+    }
+}
