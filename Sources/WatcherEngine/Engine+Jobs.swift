@@ -5,24 +5,13 @@ import WatcherStorage
 
 /// Each planned job's body: the driver that does its work.
 extension Engine {
-    /// The address book of `chain`: config watches and CLI-followed accounts, read from the store each time.
+    /// The address book of `chain`: config watches and CLI-followed accounts (the accounts read from the store each
+    /// time, the book rebuilt only when they changed).
     func book(_ chain: String) -> @Sendable () throws -> AddressBook {
-        let context = self.context
-        let watches = config.watches
-        let settings = self.settings
-        return {
-            let accounts = try context.store.read { try $0.accounts(chain: chain) }
-            var book = AddressBook.load(
-                chain: chain,
-                watches: watches,
-                accounts: accounts,
-                accountThresholds: settings.accountThresholds
-            )
-            for (address, entry) in book.entries where entry.watch == "accounts" {
-                book.entries[address]?.reorgSafety = settings.accountReorgSafety
-            }
-            return book
-        }
+        let source =
+            books[chain]
+            ?? AddressBookSource(chain: chain, watches: config.watches, store: context.store, settings: settings)
+        return { try source.book() }
     }
 
     /// The body of `job`.

@@ -48,6 +48,8 @@ public struct AddressBook: Sendable {
         -> AddressBook
     {
         var book = AddressBook()
+        let chainWatches = watches.filter { $0.kind == .address && $0.chain == chain }
+        book.entries.reserveCapacity(accounts.count + chainWatches.reduce(0) { $0 + $1.addresses.count })
         for account in accounts where account.chain == chain {
             book.entries[account.address] = Entry(
                 address: account.address,
@@ -56,7 +58,7 @@ public struct AddressBook: Sendable {
                 watch: accountsWatch
             )
         }
-        for watch in watches where watch.kind == .address && watch.chain == chain {
+        for watch in chainWatches {
             for item in watch.addresses {
                 book.entries[item.address] = Entry(
                     address: item.address,
