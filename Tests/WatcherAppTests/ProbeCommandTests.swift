@@ -159,6 +159,16 @@ struct ProbeCommandTests {
             }
             let unknown = try await setup.probe("nope", "tip")
             #expect(unknown.status == 2 && unknown.stderr.contains("no provider \"nope\""))
+            // A valid testnet address on a mainnet provider: refused offline too, naming both networks.
+            for id in ["bb", "bci"] {
+                let testnet = try await setup.probe(id, "txs", "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx")
+                #expect(testnet.status == 2, "\(id): \(testnet.stderr)")
+                #expect(
+                    testnet.stderr.contains(
+                        "is a testnet address; provider \(id) serves chain \"btc\", which is mainnet"
+                    )
+                )
+            }
             let stats = await setup.simnet.stats()
             #expect(stats.families.values.allSatisfy { $0.requests == 0 }, "no request was sent")
         }

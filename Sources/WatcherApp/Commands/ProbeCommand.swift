@@ -85,6 +85,14 @@ struct ProbeCommand: AsyncParsableCommand {
             }
         }
 
+        /// The address the query asks about, if any.
+        var address: String? {
+            switch self {
+            case .address(let address), .transactions(let address): address
+            default: nil
+            }
+        }
+
         /// A validated address from an address or `bitcoin:` URI.
         static func address(_ text: String) throws(CommandFailure) -> String {
             do {
@@ -105,6 +113,14 @@ struct ProbeCommand: AsyncParsableCommand {
         guard let entry = config.provider(provider) else {
             let known = config.providers.map(\.id).joined(separator: ", ")
             throw CommandFailure.usage("no provider \"\(provider)\" in \(options.config) (providers: \(known))")
+        }
+        if let text = query.address, let network = BitcoinAddress.Network(chain: entry.chain),
+            let address = try? LabeledAddress(parsing: text).address, !address.isValid(on: network)
+        {
+            throw CommandFailure.usage(
+                "\(address.string) is a \(address.network) address; provider \(entry.id) serves chain "
+                    + "\"\(entry.chain)\", which is \(network)"
+            )
         }
         var logger = Logger(label: "watcher.probe")
         logger[metadataKey: "provider"] = "\(entry.id)"
