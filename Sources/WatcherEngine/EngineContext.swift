@@ -77,6 +77,7 @@ public struct EngineContext: Sendable {
     /// The provider's tip through the scheduler, counting every HTTP request it makes.
     func tip(_ providerIDs: [String]) async throws -> BlockRef {
         let providers = chainProviders
+        let scheduler = self.scheduler
         return try await scheduler.perform(
             on: providerIDs,
             priority: .tip,
@@ -86,7 +87,9 @@ public struct EngineContext: Sendable {
             guard let provider = providers[id] else {
                 throw ProviderError.unsupported(provider: id, operation: "chain data")
             }
-            return try await provider.tip()
+            let tip = try await provider.tip()
+            scheduler.noteTip(id, height: tip.height)
+            return tip
         }
     }
 

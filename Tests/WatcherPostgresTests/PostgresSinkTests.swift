@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import PostgresNIO
 import Testing
 import WatcherCore
@@ -65,12 +66,13 @@ struct PostgresSinkTests {
                 )
                 #expect(sink.deliveryPolicy.batchSize == 100)
                 try await Events.append(store, 1...250)
-                let worker = worker(sink, store, signal)
+                let counts = TestMetrics()
+                let worker = worker(sink, store, signal, counts: counts)
                 try await whileRunning(worker) {
                     try await eventually("the cursor at 250") { try cursor(store, "pg") == 250 }
                 }
-                let stats = try #require(worker.metrics.stats(sink: "pg"))
-                #expect(stats.delivered == 250 && stats.failed == 0 && stats.deadLettered == 0)
+                #expect(counts.sinkEvents("pg", "delivered") == 250 && counts.sinkFailures("pg") == 0)
+                #expect(counts.sinkEvents("pg", "dead_lettered") == 0)
                 try await SQL.with(cluster) { sql in
                     #expect(try await sql.count("events_b") == 250)
                     let row = try await sql.strings(
@@ -124,11 +126,12 @@ struct PostgresSinkTests {
                 try await store.write { try $0.setCursor(sink: "pg", 12) }
                 try await Events.append(store, 51...60)
                 let restarted = try PostgresSink(id: "pg", options: options, logger: quietLogger)
-                let second = worker(restarted, store, signal)
+                let counts = TestMetrics()
+                let second = worker(restarted, store, signal, counts: counts)
                 try await whileRunning(second) {
                     try await eventually("the cursor at 60") { try cursor(store, "pg") == 60 }
                 }
-                #expect(second.metrics.stats(sink: "pg")?.delivered == 48)
+                #expect(counts.sinkEvents("pg", "delivered") == 48)
                 try await SQL.with(cluster) { sql in
                     #expect(try await sql.count("events_d") == 60)
                     let after = try await sql.strings(
@@ -150,15 +153,16 @@ struct PostgresSinkTests {
                     options: sinkOptions(cluster.url(), table: "events_e", batchSize: 10),
                     logger: quietLogger
                 )
-                let worker = worker(sink, store, signal)
+                let counts = TestMetrics()
+                let worker = worker(sink, store, signal, counts: counts)
                 try await whileRunning(worker) {
                     try await Events.append(store, 1...100, signal: signal)
                     try await eventually("the first 100") { try cursor(store, "pg") == 100 }
                     // Down: deliveries fail (connection refused) and are retried; the cursor stays.
                     try cluster.stopServer()
                     try await Events.append(store, 101...150, signal: signal)
-                    try await eventually("failed attempts") { (worker.metrics.stats(sink: "pg")?.failed ?? 0) >= 2 }
-                    let error = worker.metrics.stats(sink: "pg")?.lastError ?? ""
+                    try await eventually("failed attempts") { counts.sinkFailures("pg") >= 2 }
+                    let error = worker.status.state(sink: "pg")?.lastError ?? ""
                     #expect(error.contains("cannot connect"), "\(error)")
                     #expect(!error.contains(PostgresCluster.password))
                     #expect(try cursor(store, "pg") == 100)
@@ -169,8 +173,7 @@ struct PostgresSinkTests {
                     try await Events.append(store, 151...200, signal: signal)
                     try await eventually("200 after the restart") { try cursor(store, "pg") == 200 }
                 }
-                let stats = try #require(worker.metrics.stats(sink: "pg"))
-                #expect(stats.delivered == 200 && stats.deadLettered == 0)
+                #expect(counts.sinkEvents("pg", "delivered") == 200 && counts.sinkEvents("pg", "dead_lettered") == 0)
                 let rows = try await SQL.with(cluster) { sql in try await sql.count("events_e") }
                 #expect(rows == 200)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherHTTP
@@ -38,13 +39,15 @@ struct CursorTests {
                 #expect(try again.read { try $0.cursors() } == ["hook": 5, "file": 5])
                 try await Events.append(again, 6...8)
                 let reopenedFile = try FileSink(id: "file", options: .init(path: filePath))
+                let counts = TestMetrics()
                 let second = DeliveryService(
                     store: again,
                     signal: LogSignal(),
                     routes: [.init(sink: sink), .init(sink: reopenedFile)],
                     retention: nil,
                     logger: quietLogger,
-                    options: testOptions
+                    options: testOptions,
+                    metrics: counts.watcher
                 )
                 try await whileRunning(second) {
                     try await eventually("both sinks at 8") {
@@ -54,7 +57,7 @@ struct CursorTests {
                 await again.close()
                 #expect(receiver.ids == (1...8).map(Events.id))
                 #expect(fileIDs(filePath) == (1...8).map(Events.id))
-                #expect(second.metrics.stats(sink: "hook")?.delivered == 3)
+                #expect(counts.sinkEvents("hook", "delivered") == 3)
             }
         }
     }
@@ -65,6 +68,7 @@ struct CursorTests {
             try await Events.append(store, 1...5, types: types)
             let addresses = try FileSink(id: "addresses", options: .init(path: directory.file("a.jsonl")))
             let everything = try FileSink(id: "all", options: .init(path: directory.file("all.jsonl")))
+            let counts = TestMetrics()
             let service = DeliveryService(
                 store: store,
                 signal: LogSignal(),
@@ -74,7 +78,8 @@ struct CursorTests {
                 ],
                 retention: nil,
                 logger: quietLogger,
-                options: testOptions
+                options: testOptions,
+                metrics: counts.watcher
             )
             try await whileRunning(service) {
                 try await eventually("both cursors at the end") {
@@ -83,8 +88,9 @@ struct CursorTests {
             }
             #expect(fileIDs(directory.file("a.jsonl")) == ["evt_2", "evt_4"])
             #expect(fileIDs(directory.file("all.jsonl")) == (1...5).map(Events.id))
-            let stats = try #require(service.metrics.stats(sink: "addresses"))
-            #expect(stats.delivered == 2 && stats.skipped == 3 && stats.lag == 0)
+            let state = try #require(service.status.state(sink: "addresses"))
+            #expect(counts.sinkEvents("addresses", "delivered") == 2 && counts.sinkEvents("addresses", "skipped") == 3)
+            #expect(state.lag == 0)
         }
     }
 
@@ -102,7 +108,7 @@ struct CursorTests {
                 options: .init(pollInterval: .seconds(3600), trimInterval: .seconds(3600), keepDelivered: 0)
             )
             try await whileRunning(service) {
-                try await eventually("the worker idle at the start") { service.metrics.stats(sink: "file")?.head == 0 }
+                try await eventually("the worker idle at the start") { service.status.state(sink: "file")?.head == 0 }
                 for n in 1...3 {
                     try await Events.append(store, n...n, signal: signal)
                     try await eventually("event \(n) delivered on the signal", timeout: .seconds(5)) {

@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherSinks
@@ -104,19 +105,21 @@ struct FileSinkTests {
             try handle.close()
 
             let after = try FileSink(id: "file", options: .init(path: path))
+            let counts = TestMetrics()
             let service = DeliveryService(
                 store: store,
                 signal: LogSignal(),
                 routes: [.init(sink: after)],
                 retention: nil,
                 logger: quietLogger,
-                options: testOptions
+                options: testOptions,
+                metrics: counts.watcher
             )
             try await whileRunning(service) {
                 try await eventually("the restarted sink to catch up") { try cursor(store, "file") == 12 }
             }
             #expect(fileIDs(path) == (1...12).map(Events.id))
-            #expect(service.metrics.stats(sink: "file")?.delivered == 8)
+            #expect(counts.sinkEvents("file", "delivered") == 8)
         }
     }
 

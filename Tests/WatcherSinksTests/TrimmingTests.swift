@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherSinks
@@ -141,6 +142,7 @@ struct TrimmingTests {
 
             let path = directory.file("lagging.jsonl")
             let sink = try FileSink(id: "lagging", options: .init(path: path))
+            let counts = TestMetrics()
             let service = DeliveryService(
                 store: store,
                 signal: LogSignal(),
@@ -149,13 +151,14 @@ struct TrimmingTests {
                 logger: quietLogger,
                 clock: clock,
                 now: now,
-                options: testOptions
+                options: testOptions,
+                metrics: counts.watcher
             )
             try await whileRunning(service) {
                 try await eventually("the lagging sink to catch up") { try cursor(store, "lagging") == 5 }
             }
             #expect(fileIDs(path) == ["evt_4", "evt_5"])
-            #expect(service.metrics.stats(sink: "lagging")?.expired == 2)
+            #expect(counts.sinkEvents("lagging", "expired") == 2)
         }
     }
 }

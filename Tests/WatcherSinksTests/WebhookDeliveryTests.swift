@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Synchronization
 import Testing
 import WatcherCore
@@ -17,7 +18,8 @@ struct WebhookDeliveryTests {
         _ sinks: [WebhookSink],
         filters: [EventFilter]? = nil,
         clock: ManualClock? = nil,
-        signal: LogSignal = LogSignal()
+        signal: LogSignal = LogSignal(),
+        counts: TestMetrics = TestMetrics()
     ) -> DeliveryService {
         DeliveryService(
             store: store,
@@ -27,7 +29,8 @@ struct WebhookDeliveryTests {
             logger: quietLogger,
             clock: clock ?? ContinuousClock(),
             now: clock.map { wallClock($0) } ?? Date.init,
-            options: testOptions
+            options: testOptions,
+            metrics: counts.watcher
         )
     }
 
@@ -46,7 +49,8 @@ struct WebhookDeliveryTests {
                         logger: quietLogger
                     )
                     try await Events.append(store, 1...5)
-                    let service = Self.service(store, [sink], clock: clock)
+                    let counts = TestMetrics()
+                    let service = Self.service(store, [sink], clock: clock, counts: counts)
                     try await whileRunning(service) {
                         try await eventually("five deliveries") { receiver.deliveredIDs.count == 5 }
                         try await eventually("the cursor") { try cursor(store, "hook") == 5 }
@@ -66,8 +70,9 @@ struct WebhookDeliveryTests {
                         )
                         #expect(verified)
                     }
-                    let stats = try #require(service.metrics.stats(sink: "hook"))
-                    #expect(stats.delivered == 5 && stats.failed == 3 && stats.deadLettered == 0 && stats.lag == 0)
+                    #expect(counts.sinkEvents("hook", "delivered") == 5 && counts.sinkFailures("hook") == 3)
+                    #expect(counts.sinkEvents("hook", "dead_lettered") == 0)
+                    #expect(service.status.state(sink: "hook")?.lag == 0)
                 }
             }
         }
@@ -95,7 +100,8 @@ struct WebhookDeliveryTests {
                         ),
                     ]
                     let signal = LogSignal()
-                    let service = Self.service(store, sinks, signal: signal)
+                    let counts = TestMetrics()
+                    let service = Self.service(store, sinks, signal: signal, counts: counts)
                     try await whileRunning(service) {
                         for batch in 0..<4 {
                             try await Events.append(store, (batch * 5 + 1)...(batch * 5 + 5), signal: signal)
@@ -105,14 +111,14 @@ struct WebhookDeliveryTests {
                             healthy.deliveredIDs.count == 20
                         }
                         try await eventually("the hanging endpoint to time out twice") {
-                            (service.metrics.stats(sink: "b")?.failed ?? 0) >= 2
+                            counts.sinkFailures("b") >= 2
                         }
                     }
                     #expect(healthy.ids == (1...20).map(Events.id))
                     #expect(try cursor(store, "a") == 20)
                     #expect(try cursor(store, "b") == 0)
                     #expect(Set(hanging.ids) == ["evt_1"])
-                    #expect(service.metrics.stats(sink: "b")?.lastError?.contains("no answer within") == true)
+                    #expect(service.status.state(sink: "b")?.lastError?.contains("no answer within") == true)
                     #expect(try store.read { try $0.deadLetters() }.isEmpty)
                 }
             }
@@ -169,7 +175,7 @@ struct WebhookDeliveryTests {
                         }
                         try await Events.append(store, 4...5, signal: signal)
                         try await eventually("the disabled worker to see the new events") {
-                            first.metrics.stats(sink: "hook")?.head == 5
+                            first.status.state(sink: "hook")?.head == 5
                         }
                     }
                     #expect(receiver.ids == ["evt_1"])
@@ -177,15 +183,15 @@ struct WebhookDeliveryTests {
                     #expect(letters.map(\.eventID) == ["evt_1"])
                     #expect(letters.first?.lastError.contains("410") == true)
                     #expect(try cursor(store, "hook") == 1)
-                    #expect(first.metrics.stats(sink: "hook")?.disabled != nil)
+                    #expect(first.status.state(sink: "hook")?.disabled != nil)
 
                     // A restart does not call it again.
                     let second = Self.service(store, [sink], signal: signal)
                     try await whileRunning(second) {
                         try await eventually("the restarted worker to see the log") {
-                            second.metrics.stats(sink: "hook")?.head == 5
+                            second.status.state(sink: "hook")?.head == 5
                         }
-                        #expect(second.metrics.stats(sink: "hook")?.disabled != nil)
+                        #expect(second.status.state(sink: "hook")?.disabled != nil)
                         #expect(receiver.ids == ["evt_1"])
 
                         // The endpoint comes back: a replay delivers the dead letter and re-enables the sink,
@@ -235,7 +241,8 @@ struct WebhookDeliveryTests {
                         logger: quietLogger
                     )
                     try await Events.append(store, 1...4)
-                    let service = Self.service(store, [sink], clock: clock)
+                    let counts = TestMetrics()
+                    let service = Self.service(store, [sink], clock: clock, counts: counts)
                     try await whileRunning(service) {
                         try await eventually("the cursor past the dead letter") { try cursor(store, "hook") == 4 }
                     }
@@ -244,7 +251,7 @@ struct WebhookDeliveryTests {
                     #expect(letter.seq == 2 && letter.eventID == "evt_2" && letter.attempts == 3)
                     #expect(letter.lastError.contains("HTTP 500") && letter.lastError.contains("3 attempts"))
                     #expect(letter.body == Events.body(2))
-                    #expect(service.metrics.stats(sink: "hook")?.deadLettered == 1)
+                    #expect(counts.sinkEvents("hook", "dead_lettered") == 1)
 
                     // Replay while still failing keeps it, counting the attempt; once fixed it goes through.
                     let replayer = DeadLetterReplayer(store: store, logger: quietLogger)

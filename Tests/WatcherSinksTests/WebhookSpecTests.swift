@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherHTTP
@@ -21,15 +22,15 @@ struct WebhookSpecTests {
                     }
                     let sink = WebhookSink(id: "hook", options: hookOptions(hook.url), http: http, logger: quietLogger)
                     try await Events.append(store, 1...2)
-                    let service = WebhookDeliveryTests.service(store, [sink], clock: clock)
+                    let counts = TestMetrics()
+                    let service = WebhookDeliveryTests.service(store, [sink], clock: clock, counts: counts)
                     try await whileRunning(service) {
                         try await eventually("both delivered") { try cursor(store, "hook") == 2 }
                     }
                     #expect(hook.ids == ["evt_1", "evt_1", "evt_1", "evt_2", "evt_2", "evt_2"])
                     #expect(hook.log.map(\.status) == [status, status, 200, status, status, 200])
                     #expect(elsewhere.log.isEmpty, "the redirect target was contacted")
-                    let stats = try #require(service.metrics.stats(sink: "hook"))
-                    #expect(stats.failed == 4 && stats.delivered == 2)
+                    #expect(counts.sinkFailures("hook") == 4 && counts.sinkEvents("hook", "delivered") == 2)
                 }
             }
         }

@@ -69,12 +69,9 @@ struct Daemon {
             )
         }
         if let (host, port) = statusAddress {
-            let sinkIDs = config.sinks.map(\.id)
+            let collector = ScrapeCollector(store: store, board: runtime.board, config: config, metrics: metrics)
             let sources = StatusServer.Sources(store: store, board: runtime.board, registry: registry) {
-                guard let (last, cursors) = try? store.read({ (try $0.lastEventSeq(), try $0.cursors()) }) else {
-                    return
-                }
-                for sink in sinkIDs { metrics.sinkLag(sink, Int(last - min(last, cursors[sink] ?? 0))) }
+                collector.collect()
             }
             let server = StatusServer(host: host, port: port, sources: sources, logger: logger) { bound in
                 logger.info("status server listening", metadata: ["address": "http://\(host):\(bound)"])

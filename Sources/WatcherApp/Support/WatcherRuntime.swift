@@ -40,12 +40,18 @@ struct WatcherRuntime {
         var chain: [String: any ChainProvider] = [:]
         var price: [String: any PriceProvider] = [:]
         for provider in config.providers {
-            if let made = try provider.plugin.makeChainProvider(context: context) { chain[provider.id] = made }
-            if let made = try provider.plugin.makePriceProvider(context: context) { price[provider.id] = made }
+            var metered = context
+            metered.http = MeteredFetcher(context.http, role: "provider", id: provider.id, metrics: metrics)
+            if let made = try provider.plugin.makeChainProvider(context: metered) { chain[provider.id] = made }
+            if let made = try provider.plugin.makePriceProvider(context: metered) { price[provider.id] = made }
         }
         chainProviders = chain
         priceProviders = price
-        sinks = try config.sinks.map { try $0.plugin.makeSink(context: context) }
+        sinks = try config.sinks.map { sink in
+            var metered = context
+            metered.http = MeteredFetcher(context.http, role: "sink", id: sink.id, metrics: metrics)
+            return try sink.plugin.makeSink(context: metered)
+        }
 
         board = ProviderHealthBoard(providers: config.providers.map(\.id))
         let (transitions, transitionSink) = AsyncStream<ProviderTransition>.makeStream()
@@ -78,7 +84,8 @@ struct WatcherRuntime {
             signal: signal,
             sinks: zip(config.sinks, sinks).map { (config: $0, sink: $1) },
             retention: config.storage.eventRetention,
-            logger: logger
+            logger: logger,
+            metrics: metrics
         )
         services = [scheduler, delivery, engine]
     }

@@ -16,12 +16,15 @@ public final class ProviderHealthBoard: Sendable {
         public var syncReason: String?
         /// When it last answered.
         public var lastSuccess: Date?
+        /// The tip height it last reported, if it serves a chain.
+        public var tipHeight: Int?
 
         /// Healthy: reachable and in sync.
         public var isHealthy: Bool { reachable && inSync }
     }
 
     private let state: Mutex<[String: Entry]>
+    private let blocks = Mutex<[String: Date]>([:])
 
     /// Creates a board for `providers`.
     public init(providers: [String]) {
@@ -48,6 +51,19 @@ public final class ProviderHealthBoard: Sendable {
             state[provider] = entry
         }
     }
+
+    /// Records the tip height a provider reported.
+    public func recordTip(_ provider: String, height: Int) {
+        state.withLock { state in state[provider, default: Entry()].tipHeight = height }
+    }
+
+    /// Records that `chain` moved to a new tip now.
+    public func recordBlock(chain: String) {
+        blocks.withLock { $0[chain] = Date() }
+    }
+
+    /// When each chain last moved to a new tip, since start.
+    public func lastBlocks() -> [String: Date] { blocks.withLock { $0 } }
 
     /// A copy of every entry.
     public func snapshot() -> [String: Entry] { state.withLock { $0 } }

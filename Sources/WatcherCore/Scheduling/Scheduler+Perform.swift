@@ -35,6 +35,7 @@ extension Scheduler {
             do {
                 try await acquire(provider, priority: priority, deadline: deadline, cost: cost(provider))
                 metrics.rateLimiterWait(provider, queued.duration(to: clock.now))
+                publish(provider)
             } catch is DeadlineExceeded {
                 throw lastError ?? ProviderError.rateLimited(provider: provider, retryAfter: nil)
             }
@@ -56,7 +57,7 @@ extension Scheduler {
                     throw error
                 case .unavailable, .invalidResponse, .timeout, .transport:
                     finish(provider, .failure)
-                    record(provider, "failed", reachable: false, reason: error.description)
+                    record(provider, Self.status(of: error), reachable: false, reason: error.description)
                     failures += 1
                     guard failures < policy.maxAttempts else { throw error }
                     let wait = policy.backoff.delay(attempt: failures - 1, using: &random)
@@ -68,6 +69,16 @@ extension Scheduler {
                 record(provider, "cancelled", reachable: true)
                 throw error
             }
+        }
+    }
+
+    /// The `status` label of a failed operation.
+    static func status(of error: ProviderError) -> String {
+        switch error {
+        case .invalidResponse: "decode_error"
+        case .timeout: "timeout"
+        case .transport: "transport"
+        default: "unavailable"
         }
     }
 
@@ -163,11 +174,31 @@ extension Scheduler {
         }
     }
 
+    /// Publishes a provider's rate-limiter and breaker state as gauges.
+    func publish(_ provider: String) {
+        guard let lane = lanes[provider] else { return }
+        let bucket = lane.bucket
+        let unlimited = bucket.limit.requests == 0
+        metrics.rateLimiter(
+            provider,
+            tokens: unlimited ? Double(bucket.limit.burst) : Double(bucket.available(now: clock.now)),
+            ratePerSecond: unlimited ? 0 : bucket.currentRequestsPerHour / 3600
+        )
+        let state: Int =
+            switch lane.breaker.state {
+            case .closed: 0
+            case .halfOpen: 1
+            case .open: 2
+            }
+        metrics.circuitState(provider, state)
+    }
+
     func finish(_ provider: String, _ outcome: RequestOutcome, pauseUntil: C.Instant? = nil) {
         guard var lane = lanes[provider] else { return }
         let transition = lane.finish(outcome, pauseUntil: pauseUntil, now: clock.now)
         lanes[provider] = lane
         noteLearnedRate(provider, lane)
+        publish(provider)
         switch transition {
         case .degraded(let failures)?:
             report(ProviderTransition(provider: provider, kind: .degraded, reason: "\(failures) consecutive failures"))

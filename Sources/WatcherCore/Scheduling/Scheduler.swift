@@ -115,6 +115,17 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         board?.snapshot()[provider]?.reachable ?? true
     }
 
+    /// Records the tip height `provider` reported (for `/metrics`: how far each provider lags the others).
+    public nonisolated func noteTip(_ provider: String, height: Int) {
+        board?.recordTip(provider, height: height)
+        metrics.providerTip(provider, height: height)
+    }
+
+    /// Records that `chain` moved to a new tip now (for `/metrics`: seconds since the last block).
+    public nonisolated func noteBlock(chain: String) {
+        board?.recordBlock(chain: chain)
+    }
+
     /// Marks a provider in or out of sync (from its status probe). Out-of-sync providers are skipped while the
     /// list has another. Logged and reported once per change.
     public func setHealth(_ provider: String, healthy: Bool, reason: String? = nil) {

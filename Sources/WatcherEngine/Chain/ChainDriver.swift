@@ -66,7 +66,10 @@ struct ChainDriver: Sendable {
         if let floor { try await settle(fork: floor, tipHeight: tip.height, into: &newChain) }
         let scanned = try await scanBlocks(outcome, followed: followed)
         try await commit(memory: memory, outcome: outcome, newChain: newChain, floor: floor, scanned: scanned)
-        if !outcome.headers.isEmpty || outcome.fork != nil { wakeup?.notify() }
+        if !outcome.headers.isEmpty || outcome.fork != nil {
+            wakeup?.notify()
+            context.scheduler.noteBlock(chain: chain)
+        }
     }
 
     /// Fetches the new chain's hash at every height above the fork where a followed transaction was confirmed and

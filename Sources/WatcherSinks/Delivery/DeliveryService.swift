@@ -60,8 +60,8 @@ public struct DeliveryService: Service {
     public let workers: [DeliveryWorker]
     /// The log trimmer.
     public let trimmer: LogTrimmer
-    /// Live counters for the status server.
-    public let metrics: DeliveryMetrics
+    /// Live delivery state (cursors, heads, last errors).
+    public let status: DeliveryStatus
 
     /// Creates the service.
     /// - Parameters:
@@ -73,6 +73,7 @@ public struct DeliveryService: Service {
     ///   - clock: what retries wait on.
     ///   - now: wall-clock time (ages, dead letters, the append-time index).
     ///   - options: tuning.
+    ///   - metrics: where delivery counters and durations go.
     public init(
         store: Store,
         signal: LogSignal,
@@ -81,16 +82,18 @@ public struct DeliveryService: Service {
         logger: Logger,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
-        options: Options = Options()
+        options: Options = Options(),
+        metrics: WatcherMetrics = .none
     ) {
-        let metrics = DeliveryMetrics(sinks: routes.map(\.sink.id))
-        self.metrics = metrics
+        let status = DeliveryStatus(sinks: routes.map(\.sink.id))
+        self.status = status
         self.workers = routes.map { route in
             DeliveryWorker(
                 sink: route.sink,
                 filter: route.filter,
                 store: store,
                 signal: signal,
+                status: status,
                 metrics: metrics,
                 policy: route.policy,
                 logger: logger,
@@ -107,6 +110,7 @@ public struct DeliveryService: Service {
             interval: options.trimInterval,
             logger: logger,
             now: now,
+            status: status,
             metrics: metrics
         )
     }
@@ -120,7 +124,8 @@ public struct DeliveryService: Service {
         logger: Logger,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
-        options: Options = Options()
+        options: Options = Options(),
+        metrics: WatcherMetrics = .none
     ) {
         self.init(
             store: store,
@@ -130,7 +135,8 @@ public struct DeliveryService: Service {
             logger: logger,
             clock: clock,
             now: now,
-            options: options
+            options: options,
+            metrics: metrics
         )
     }
 

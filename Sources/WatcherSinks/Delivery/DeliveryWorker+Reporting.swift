@@ -12,7 +12,7 @@ extension DeliveryWorker {
         guard first > from else { return }
         let lost = first - from
         expiredThrough = first - 1
-        metrics.update(sink.id) { $0.expired += Int(lost) }
+        metrics.sinkEvents(sink.id, outcome: "expired", count: Int(lost))
         logger.warning(
             "events passed storage.eventRetention before this sink delivered them",
             metadata: ["count": "\(lost)", "from": "\(from)", "through": "\(first - 1)"]
@@ -21,16 +21,17 @@ extension DeliveryWorker {
 
     /// Updates the counters after a commit and logs failures, dead letters and disables.
     func report(_ commit: DeliveryStateMachine.Commit, machine: DeliveryStateMachine) {
-        metrics.update(sink.id) { stats in
-            if let cursor = commit.cursor { stats.cursor = cursor }
-            stats.delivered += commit.delivered
-            stats.skipped += commit.skipped
-            stats.deadLettered += commit.deadLetters.count
-            stats.retrying = machine.pending != nil
-            stats.disabled = machine.disabled
-            if commit.failure != nil { stats.failed += 1 }
-            if let error = commit.failure ?? commit.deadLetters.last?.lastError { stats.lastError = error }
+        status.update(sink.id) { state in
+            if let cursor = commit.cursor { state.cursor = cursor }
+            state.retrying = machine.pending != nil
+            state.disabled = machine.disabled
+            if let error = commit.failure ?? commit.deadLetters.last?.lastError { state.lastError = error }
         }
+        metrics.sinkEvents(sink.id, outcome: "delivered", count: commit.delivered)
+        metrics.sinkEvents(sink.id, outcome: "skipped", count: commit.skipped)
+        metrics.sinkEvents(sink.id, outcome: "dead_lettered", count: commit.deadLetters.count)
+        // Every failed attempt: one followed by a retry, or the last one, which dead-lettered its event.
+        metrics.sinkFailures(sink.id, (commit.failure != nil ? 1 : 0) + commit.deadLetters.count)
         if let failure = commit.failure, let pending = machine.pending {
             logger.warning(
                 "delivery failed; will retry",

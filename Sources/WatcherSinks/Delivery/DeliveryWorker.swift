@@ -12,8 +12,10 @@ import WatcherStorage
 public struct DeliveryWorker: Service {
     /// The sink fed.
     public let sink: any Sink
-    /// The counters it updates.
-    public let metrics: DeliveryMetrics
+    /// The state it updates: cursor, head, last error, disable.
+    public let status: DeliveryStatus
+    /// Where its counters and durations go.
+    let metrics: WatcherMetrics
     let managed: (any ManagedSink)?
     let store: Store
     let signal: LogSignal
@@ -30,7 +32,8 @@ public struct DeliveryWorker: Service {
     ///   - filter: the event types it receives.
     ///   - store: the store holding the log and the cursors.
     ///   - signal: wakes the worker after appends.
-    ///   - metrics: where counters go (a fresh set when `nil`).
+    ///   - status: where its state goes (a fresh one when `nil`).
+    ///   - metrics: where its counters and durations go.
     ///   - policy: overrides the sink's policy.
     ///   - logger: for failures, dead letters and disables.
     ///   - clock: the clock retries wait on (a `ManualClock` makes backoff instant in tests).
@@ -41,7 +44,8 @@ public struct DeliveryWorker: Service {
         filter: EventFilter = EventFilter(),
         store: Store,
         signal: LogSignal,
-        metrics: DeliveryMetrics? = nil,
+        status: DeliveryStatus? = nil,
+        metrics: WatcherMetrics = .none,
         policy: DeliveryPolicy? = nil,
         logger: Logger,
         clock: any Clock<Duration> = ContinuousClock(),
@@ -53,7 +57,8 @@ public struct DeliveryWorker: Service {
         self.filter = filter
         self.store = store
         self.signal = signal
-        self.metrics = metrics ?? DeliveryMetrics(sinks: [sink.id])
+        self.status = status ?? DeliveryStatus(sinks: [sink.id])
+        self.metrics = metrics
         self.policy = policy ?? managed?.deliveryPolicy ?? .local
         var logger = logger
         logger[metadataKey: "sink"] = "\(sink.id)"
@@ -115,7 +120,7 @@ public struct DeliveryWorker: Service {
                     continue
                 }
                 noteExpired(batch, cursor: machine.cursor, through: &expiredThrough)
-                metrics.update(sink.id) { $0.head = max($0.head, batch.head) }
+                status.update(sink.id) { $0.head = max($0.head, batch.head) }
                 switch machine.plan(batch.events, firstAppendedAt: batch.firstAppendedAt, now: now()) {
                 case .idle:
                     guard await settle(&commits, &inFlight, &machine) else { continue }
@@ -126,6 +131,7 @@ public struct DeliveryWorker: Service {
                     let clock = self.clock
                     try? await cancelWhenGracefulShutdown { try await clock.sleep(for: delay) }
                 case .deliver(let window):
+                    if machine.pending != nil { metrics.sinkRetry(sink.id) }
                     let report = window.events.isEmpty ? DeliveryReport(outcomes: []) : await deliver(window.events)
                     let commit = machine.record(report, for: window, now: now())
                     guard await settle(&commits, &inFlight, &machine) else { continue }
@@ -162,7 +168,7 @@ public struct DeliveryWorker: Service {
                         logger.notice("sink destination changed; re-enabling it", metadata: ["was": "\(record.reason)"])
                     }
                 }
-                metrics.update(id) {
+                status.update(id) {
                     $0.cursor = cursor
                     $0.disabled = disabled
                 }
@@ -207,6 +213,9 @@ public struct DeliveryWorker: Service {
     }
 
     private func deliver(_ events: [SinkEvent]) async -> DeliveryReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { metrics.sinkDeliveryDuration(sink.id, start.duration(to: clock.now)) }
         if let managed { return await managed.deliverReporting(events) }
         return DeliveryReport(outcomes: await sink.deliver(events))
     }
@@ -282,11 +291,11 @@ public struct DeliveryWorker: Service {
             (try txn.sinkDisabled(sink: id), try txn.cursor(sink: id), try txn.lastEventSeq())
         }
         guard let (record, cursor, head) = state else { return }
-        metrics.update(id) { $0.head = max($0.head, head) }
+        status.update(id) { $0.head = max($0.head, head) }
         guard record == nil else { return }
         machine.enable()
         machine.reset(cursor: max(cursor, machine.cursor))
-        metrics.update(id) { $0.disabled = nil }
+        status.update(id) { $0.disabled = nil }
         logger.notice("sink re-enabled; resuming delivery")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import WatcherCore
 import WatcherStorage
 
 /// Trims the event log behind the slowest sink and past the retention age, and keeps the append-time index that
@@ -23,7 +24,8 @@ public struct LogTrimmer: Service {
     let interval: Duration
     let logger: Logger
     let now: @Sendable () -> Date
-    let metrics: DeliveryMetrics?
+    let status: DeliveryStatus?
+    let metrics: WatcherMetrics
 
     /// Creates a trimmer.
     /// - Parameters:
@@ -43,7 +45,8 @@ public struct LogTrimmer: Service {
         interval: Duration = .seconds(60),
         logger: Logger,
         now: @escaping @Sendable () -> Date = Date.init,
-        metrics: DeliveryMetrics? = nil
+        status: DeliveryStatus? = nil,
+        metrics: WatcherMetrics = .none
     ) {
         self.store = store
         self.sinks = sinks
@@ -52,6 +55,7 @@ public struct LogTrimmer: Service {
         self.interval = interval
         self.logger = logger
         self.now = now
+        self.status = status
         self.metrics = metrics
     }
 
@@ -62,7 +66,7 @@ public struct LogTrimmer: Service {
                 try await trimOnce()
             } catch {
                 logger.error("cannot trim the event log", metadata: ["error": "\(error)"])
-                metrics?.updateTrim { $0.lastError = "\(error)" }
+                status?.updateTrim { $0.lastError = "\(error)" }
             }
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
@@ -95,11 +99,10 @@ public struct LogTrimmer: Service {
             if let mark = plan.mark { try txn.putAppendMark(mark) }
             return Result(removed: removed, firstSeq: try txn.firstEventSeq(), plan: plan)
         }
-        metrics?.updateTrim { stats in
-            stats.passes += 1
-            stats.removed += result.removed
-            stats.firstSeq = result.firstSeq
-            stats.lastError = nil
+        metrics.trimmed(result.removed)
+        status?.updateTrim { state in
+            state.firstSeq = result.firstSeq
+            state.lastError = nil
         }
         if result.removed > 0 {
             logger.debug(

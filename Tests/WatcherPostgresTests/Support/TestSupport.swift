@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MetricsTestKit
 import PostgresNIO
 import ServiceLifecycle
 import WatcherCore
@@ -90,8 +91,29 @@ func whileRunning<T: Sendable>(_ service: some Service, _ body: @Sendable () asy
 }
 
 /// A delivery worker over `sink` with fast polling.
-func worker(_ sink: PostgresSink, _ store: Store, _ signal: LogSignal) -> DeliveryWorker {
-    DeliveryWorker(sink: sink, store: store, signal: signal, logger: quietLogger, pollInterval: .milliseconds(20))
+func worker(_ sink: PostgresSink, _ store: Store, _ signal: LogSignal, counts: TestMetrics = TestMetrics())
+    -> DeliveryWorker
+{
+    DeliveryWorker(
+        sink: sink,
+        store: store,
+        signal: signal,
+        metrics: WatcherMetrics(factory: counts),
+        logger: quietLogger,
+        pollInterval: .milliseconds(20)
+    )
+}
+
+extension TestMetrics {
+    /// `watcher_sink_deliveries_total` of `sink` with `outcome` (0 when never counted).
+    func sinkEvents(_ sink: String, _ outcome: String) -> Int64 {
+        (try? expectCounter("watcher_sink_deliveries_total", [("sink", sink), ("outcome", outcome)]).totalValue) ?? 0
+    }
+
+    /// `watcher_sink_failures_total` of `sink`.
+    func sinkFailures(_ sink: String) -> Int64 {
+        (try? expectCounter("watcher_sink_failures_total", [("sink", sink)]).totalValue) ?? 0
+    }
 }
 
 /// Sink options for tests: plain TCP, quick retries.
