@@ -92,7 +92,12 @@ public final class Simnet: Service {
         let engine = self.engine
         let app = Application(
             responder: SimnetResponder(engine: engine),
-            server: .http1WebSocketUpgrade { request, channel, _ in
+            // Frames up to 1 MiB, as Blockbook takes: `subscribeAddresses` with its 1,000 addresses is about 45 KB,
+            // past the 16 KiB default.
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 1 << 20))) {
+                request,
+                channel,
+                _ in
                 // Banned clients fall through to the responder, which answers 429 as Blockbook does.
                 guard request.path == "/websocket", !engine.hub.refuses() else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in
