@@ -92,9 +92,9 @@ public final class Simnet: Service {
         let engine = self.engine
         let app = Application(
             responder: SimnetResponder(engine: engine),
-            // Frames up to 1 MiB, as Blockbook takes: `subscribeAddresses` with its 1,000 addresses is about 45 KB,
-            // past the 16 KiB default.
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 1 << 20))) {
+            // Frames up to 4 MiB, as Blockbook takes (reference §3): `subscribeAddresses` with its 1,000 addresses is
+            // about 45 KB, past hummingbird-websocket's 16 KiB default.
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 4 << 20))) {
                 request,
                 channel,
                 _ in
