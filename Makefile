@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps build lint format bench
+.PHONY: run test deps test-deps build lint format bench fuzz fuzz-ci
 
 deps:
 	@if ! pkg-config --exists lmdb 2>/dev/null; then \
@@ -35,6 +35,17 @@ test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip $(WALL_CLOCK_TESTS)
 	$(SWIFT) test --skip-build --filter $(WALL_CLOCK_TESTS)
+	$(MAKE) fuzz-ci
+
+# Coverage-guided fuzzing of the parsers that face the outside (docs/fuzzing.md): libFuzzer through the toolchain's
+# -sanitize=fuzzer,address, in its own scratch path. `make fuzz` runs each harness FUZZ_SECONDS (default 60);
+# `make fuzz-ci` is the bounded pass `make test` ends with. A crash fails it and is saved under Fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-ci:
+	SWIFT=$(SWIFT) scripts/fuzz.sh 15
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Providers Tests Benchmarks

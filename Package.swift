@@ -173,6 +173,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WatcherFuzzing",
+            dependencies: [
+                "WatcherCore",
+                "WatcherHTTP",
+                "WatcherSinks",
+                "BlockbookProvider",
+                "RawAddrProvider",
+                "CoinDeskProvider",
+                "JSONPriceProvider",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "watcher-fuzz",
+            dependencies: ["WatcherFuzzing"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WatcherApp",
             dependencies: [
                 "WatcherCore",
@@ -267,6 +285,7 @@ let package = Package(
         .testTarget(
             name: "ProviderTests",
             dependencies: [
+                "WatcherFuzzing",
                 "BlockbookProvider",
                 "RawAddrProvider",
                 "CoinDeskProvider",
