@@ -14,6 +14,12 @@ let package = Package(
         .library(name: "WatcherCore", targets: ["WatcherCore"]),
         .library(name: "WatcherStorage", targets: ["WatcherStorage"]),
         .library(name: "WatcherSinks", targets: ["WatcherSinks"]),
+        // For adapter authors (docs/writing-a-provider.md): the HTTP helper that maps transport failures to
+        // ProviderError, the contract kit with its loopback simnet, and the CLI to link plugins of your own into.
+        .library(name: "WatcherHTTP", targets: ["WatcherHTTP"]),
+        .library(name: "WatcherSimnet", targets: ["WatcherSimnet"]),
+        .library(name: "WatcherTesting", targets: ["WatcherTesting"]),
+        .library(name: "WatcherApp", targets: ["WatcherApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

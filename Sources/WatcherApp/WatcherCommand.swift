@@ -23,6 +23,24 @@ public struct WatcherCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// The `watcher` CLI with plugins of your own beside the built-ins: every command (run, check, probe, plugins,
+    /// the explorer commands) sees them. This is the whole `main.swift` of an out-of-tree binary:
+    /// ```swift
+    /// import WatcherApp
+    /// await WatcherCommand.main(providers: [EsploraPlugin.self])
+    /// ```
+    /// See `docs/writing-a-provider.md`.
+    public static func main(
+        providers: [any ProviderPlugin.Type],
+        sinks: [any SinkPlugin.Type] = [],
+        arguments: [String]? = nil
+    ) async -> Never {
+        let registry = CommandPlugins.builtIn(plus: providers, sinks: sinks)
+        await CommandPlugins.$registry.withValue(registry) {
+            await runMain(arguments: arguments)
+        }
+    }
+
     /// Parses the arguments, runs the command and exits with the documented code.
     public static func runMain(arguments: [String]? = nil) async -> Never {
         LoggingSystem.bootstrap { label in

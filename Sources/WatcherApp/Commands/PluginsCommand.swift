@@ -2,18 +2,19 @@ import ArgumentParser
 import Foundation
 import WatcherCore
 
-/// `watcher plugins`: the built-in plugins as a table, or the `Plugins.json` catalog.
+/// `watcher plugins`: the plugins of this binary (the built-ins and any registered through
+/// ``WatcherCommand/main(providers:sinks:arguments:)``) as a table, or as the `Plugins.json` catalog.
 struct PluginsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
-        abstract: "List the built-in provider and sink plugins with their options."
+        abstract: "List the provider and sink plugins of this binary with their options."
     )
 
-    @Flag(name: .long, help: "Print the catalog as JSON (the contents of Plugins.json).")
+    @Flag(name: .long, help: "Print the catalog as JSON (for the built-ins, the contents of Plugins.json).")
     var json = false
 
     func run() async throws {
-        let registry = PluginRegistry.builtIn
+        let registry = CommandPlugins.registry
         if json {
             Output.out(PluginCatalog.json(registry).serialized(pretty: true))
             return

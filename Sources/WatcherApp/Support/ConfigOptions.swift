@@ -14,7 +14,9 @@ public struct ConfigOptions: ParsableArguments {
     /// - Parameter needsSinks: `false` for commands that never deliver (they read the store or ask providers): a
     ///   sink whose `${NAME}` variables are unset is left out instead of failing the command.
     /// - Throws: ``CommandFailure`` with exit code 2 listing every problem.
-    public func load(registry: PluginRegistry = .builtIn, needsSinks: Bool = true) throws -> WatcherConfig {
+    public func load(registry: PluginRegistry = CommandPlugins.registry, needsSinks: Bool = true) throws
+        -> WatcherConfig
+    {
         try Self.load(file: config, registry: registry, needsSinks: needsSinks)
     }
 
@@ -22,7 +24,7 @@ public struct ConfigOptions: ParsableArguments {
     /// - Throws: ``CommandFailure`` with exit code 2 listing every problem.
     public static func load(
         file: String,
-        registry: PluginRegistry = .builtIn,
+        registry: PluginRegistry = CommandPlugins.registry,
         needsSinks: Bool = true
     ) throws -> WatcherConfig {
         var loader = ConfigLoader(registry: registry)
