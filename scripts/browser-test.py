@@ -13,6 +13,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -39,20 +40,38 @@ class Run:
 
     def until(self, what, condition, timeout=WAIT):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda d: condition())
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition())
         except Exception as error:
             raise AssertionError(f"timed out waiting for {what}: {type(error).__name__}") from None
 
     def find(self, css):
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
+    def values(self, css, attribute):
+        """An attribute (or, with "text", the text) of every match, read in one go: panels are re-rendered live."""
+        script = ("return [...document.querySelectorAll(arguments[0])]"
+                  ".map(e => arguments[1] === 'text' ? e.textContent.trim() : e.getAttribute(arguments[1]));")
+        return self.driver.execute_script(script, css, attribute)
+
+    def click(self, css, what):
+        """Clicks the first match, again if a live re-render replaced it in between."""
+        def attempt():
+            found = self.find(css)
+            if not found:
+                return False
+            found[0].click()
+            return True
+        self.until(what, attempt)
+
     def text(self, element_id):
-        found = self.driver.find_elements(By.ID, element_id)
-        return found[0].text.strip() if found else ""
+        script = "const e = document.getElementById(arguments[0]); return e ? e.textContent.trim() : '';"
+        return self.driver.execute_script(script, element_id)
 
     def visible(self, element_id):
-        found = self.driver.find_elements(By.ID, element_id)
-        return bool(found) and found[0].is_displayed()
+        script = ("const e = document.getElementById(arguments[0]);"
+                  "return !!e && getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0;")
+        return self.driver.execute_script(script, element_id)
 
     def shot(self, name):
         if self.args.screenshots:
@@ -93,22 +112,21 @@ class Run:
         self.step("Blocks tab: the 20 most recent stored blocks, newest first")
         self.driver.get(self.args.base)
         self.until("block rows", lambda: len(self.find("tr.block-row")) > 0)
-        heights = [int(row.get_attribute("data-block")) for row in self.find("tr.block-row")]
+        heights = [int(h) for h in self.values("tr.block-row", "data-block")]
         assert heights == sorted(heights, reverse=True), f"blocks not newest first: {heights}"
         assert len(heights) <= 20, f"{len(heights)} rows"
-        assert all(len(row.find_elements(By.TAG_NAME, "time")) == 1 for row in self.find("tr.block-row"))
+        assert len(self.values("tr.block-row time", "datetime")) == len(heights), "a row without a time"
         self.until("the live indicator", lambda: self.text("live") == "live")
         self.shot("blocks")
 
         self.step("block details")
-        row = self.find("tr.block-row")[1 if len(heights) > 1 else 0]
-        height = row.get_attribute("data-block")
-        row.click()
+        height = str(heights[1 if len(heights) > 1 else 0])
+        self.click(f'tr.block-row[data-block="{height}"]', f"block {height}")
         self.until("block details", lambda: self.text("block-height") == height)
         for field in ["block-hash", "block-time", "block-merkle-root", "block-tx-count", "block-nonce"]:
             assert self.text(field), f"{field} is empty"
         assert len(self.text("block-hash")) == 64 and len(self.text("block-merkle-root")) == 64
-        labels = [dt.text for dt in self.find("#block-details dt")]
+        labels = self.values("#block-details dt", "text")
         assert labels == ["Hash", "Height", "Time", "Merkle root", "Transactions", "Nonce"], labels
         self.shot("block-details")
 
@@ -117,7 +135,7 @@ class Run:
         top = heights[0]
         self.mine()
         self.until(f"block {top + 1} at the top",
-                   lambda: self.find("tr.block-row")[0].get_attribute("data-block") == str(top + 1))
+                   lambda: self.values("tr.block-row", "data-block")[:1] == [str(top + 1)])
         assert self.driver.execute_script("return window.__noReload === true;"), "the page reloaded"
 
     def accounts(self):
@@ -141,42 +159,42 @@ class Run:
         row = f'tr.account-row[data-address="{args.funded}"]'
         self.until("the form to close", lambda: not self.visible("add-form"))
         self.until("the new account in the list", lambda: self.find(row))
-        self.until("its balance", lambda: self.find(row + " td.balance")[0].text.strip() == funded_btc)
+        self.until("its balance", lambda: self.values(row + " td.balance", "text") == [funded_btc])
         self.shot("accounts-added")
 
         self.step("account details")
-        self.find(row)[0].click()
+        self.click(row, "the new account")
         self.until("account details", lambda: self.text("account-address") == args.funded)
         self.until("its transactions", lambda: self.text("account-tx-count") not in ("", "pending")
                    and self.find("#account-txs tr.tx-row td.confirmations"))
-        labels = [dt.text for dt in self.find("#account-details dt")]
+        labels = self.values("#account-details dt", "text")
         for label in ["Address", "Transactions", "Total sent", "Total received", "Balance"]:
             assert label in labels, f"{label} missing from account details: {labels}"
         assert self.text("account-balance") == funded_btc + " BTC", self.text("account-balance")
-        confirmations = [int(cell.text) for cell in self.find("#account-txs td.confirmations")]
+        confirmations = [int(c) for c in self.values("#account-txs td.confirmations", "text")]
         assert confirmations and all(c >= 1 for c in confirmations), confirmations
         self.shot("account-details")
 
         self.step("removing the added account")
-        self.find(row + " button.remove")[0].click()
+        self.click(row + " button.remove", "Remove")
         self.until("the account to go", lambda: not self.find(row))
         assert self.find(followed), "the config's account went too"
 
     def prices_and_events(self):
         self.step("Prices tab")
         self.driver.find_element(By.ID, "tab-prices").click()
-        self.until("USD, GBP and EUR", lambda: {r.get_attribute("data-currency") for r in self.find("tr.price-row")}
+        self.until("USD, GBP and EUR", lambda: set(self.values("tr.price-row", "data-currency"))
                    >= {"USD", "GBP", "EUR"})
         self.shot("prices")
         self.step("Events tab, filtered by type")
         self.driver.find_element(By.ID, "tab-events").click()
         self.until("events", lambda: self.find("tr.event-row"))
-        seqs = [int(r.get_attribute("data-seq")) for r in self.find("tr.event-row")]
+        seqs = [int(q) for q in self.values("tr.event-row", "data-seq")]
         assert seqs == sorted(seqs, reverse=True), f"events not newest first: {seqs[:5]}"
         self.shot("events")
         Select(self.driver.find_element(By.ID, "event-type")).select_by_value("block.new")
         self.until("only block.new events",
-                   lambda: self.find("tr.event-row") and all(t.text == "block.new" for t in self.find("tr.event-row td.type")))
+                   lambda: set(self.values("tr.event-row td.type", "text")) == {"block.new"})
 
 
 def main():

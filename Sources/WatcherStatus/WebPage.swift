@@ -71,6 +71,7 @@ enum WebPage {
     static let style = """
         :root { --fg: #1d2330; --muted: #667085; --line: #e4e7ec; --accent: #f7931a; --bg: #fafafa; }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg);
           background: var(--bg); }
         header { display: flex; align-items: center; gap: 24px; padding: 10px 24px; background: #fff;

@@ -23,7 +23,13 @@ struct WebDaemon {
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         var configuration = SimnetConfiguration(seed: seed, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: seed, txsPerBlock: 4, fundedAddressCount: 40)
+        configuration.chain = ChainParameters(
+            seed: seed,
+            initialBlocks: 30,
+            txsPerBlock: 4,
+            fundedAddressCount: 40,
+            startTime: Int64(Date().timeIntervalSince1970) - 8 * 3600
+        )
         let simnet = try await Simnet.start(configuration)
         guard let followed = await simnet.addresses().first(where: \.funded)?.address else {
             await simnet.shutdown()

@@ -25,6 +25,11 @@ struct WebUITests {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         do {
             try await daemon.ready(client)
+            // Twenty blocks while the daemon runs: a full Blocks tab.
+            _ = try await daemon.simnet.mine(count: 20)
+            try await eventually("twenty stored blocks") {
+                (try? JSONValue.parse(try await daemon.get(client, "/api/blocks").body))?.arrayValue?.count == 20
+            }
             var arguments = [
                 "--base", daemon.base, "--simnet", daemon.simnet.baseURL, "--followed", daemon.followed,
                 "--funded", try await Self.funded(daemon), "--unused", Self.unused,
@@ -54,6 +59,13 @@ struct WebUITests {
             )
             let height = try #require(top["height"].flatMap { if case .number(let n) = $0 { n } else { nil } })
             let hash = try #require(top["hash"]?.stringValue)
+            let stored = try JSONValue.parse(try await daemon.get(client, "/api/blocks?limit=1000").body)
+            let lowest = try #require(
+                stored.arrayValue?.compactMap { block in
+                    block["height"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } }
+                }.min()
+            )
+            #expect(lowest > 800_000, "the daemon stored the whole chain: no block to fetch through the providers")
             func request(_ method: String, _ path: String, _ body: String? = nil, status: Int? = nil) -> String {
                 let body = body.map { #", "body": \#($0)"# } ?? ""
                 let status = status.map { #", "status": \#($0)"# } ?? ""
@@ -65,8 +77,9 @@ struct WebUITests {
                 request("GET", "/api/blocks?limit=0", status: 400),
                 request("GET", "/api/blocks/\(height)", status: 200),
                 request("GET", "/api/blocks/\(hash)", status: 200),
-                // Not stored (the store keeps recent headers): fetched through the providers.
-                request("GET", "/api/blocks/1", status: 200),
+                // Not stored (the daemon stores blocks from its start on): fetched through the providers.
+                request("GET", "/api/blocks/\(lowest - 1)", status: 200),
+                request("GET", "/api/blocks/99999999", status: 404),
                 request("GET", "/api/blocks/not-a-block", status: 400),
                 request("GET", "/api/accounts", status: 200),
                 request("POST", "/api/accounts", #"{"address": "bc1qnotanaddress"}"#, status: 400),
