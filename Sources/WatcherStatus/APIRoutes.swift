@@ -70,7 +70,7 @@ struct APIRoutes: Sendable {
             return Self.json(StatusJSON.block(header))
         } catch let error as ProviderError {
             if case .notFound = error { return Self.error("block \(id) not found", status: .notFound) }
-            return Self.error("the providers could not answer: \(error)", status: .badGateway)
+            return Self.error("the providers could not answer: \(error.summary)", status: .badGateway)
         } catch {
             return Self.error("block \(id) could not be read", status: .internalServerError)
         }
@@ -96,7 +96,7 @@ struct APIRoutes: Sendable {
                 status: .created
             )
         } catch let error as AccountChangeError {
-            return Self.error(error.description, status: Self.status(error))
+            return Self.error(error.publicDescription, status: Self.status(error))
         } catch {
             return Self.error("the account could not be stored", status: .internalServerError)
         }
@@ -111,7 +111,7 @@ struct APIRoutes: Sendable {
             let outcome = try await remove(address.removingPercentEncoding ?? address)
             return Self.json(.object([.init("result", .string(outcome))]))
         } catch let error as AccountChangeError {
-            return Self.error(error.description, status: Self.status(error))
+            return Self.error(error.publicDescription, status: Self.status(error))
         } catch {
             return Self.error("the account could not be removed", status: .internalServerError)
         }

@@ -63,7 +63,7 @@ struct WebRoutes: Sendable {
             return WebFragments.block(header)
         } catch let error as ProviderError {
             if case .notFound = error { return WebFragments.error("Block \(id) was not found.") }
-            return WebFragments.error("The providers could not answer: \(error)")
+            return WebFragments.error("The providers could not answer: \(error.summary)")
         } catch {
             return WebFragments.error("Block \(id) could not be read.")
         }

@@ -32,8 +32,10 @@ struct AccountChanges: Sendable {
             summary = try await ProviderSession.with(config) { session in
                 try await session.ask(chain: chain) { try await $0.address(address) }
             }
+        } catch let error as ProviderError {
+            throw .providers(error.description, summary: error.summary)
         } catch {
-            throw .providers("\(error)")
+            throw .providers("\(error)", summary: "the providers could not answer")
         }
         guard (summary.txCount ?? 0) + (summary.unconfirmedTxCount ?? 0) > 0 else {
             throw .noTransactions("\(address) has no transactions; nothing was stored")

@@ -5,8 +5,9 @@ public enum AccountChangeError: Error, Sendable, Hashable, CustomStringConvertib
     case invalid(String)
     /// The providers know the address but it has no transactions; nothing was stored.
     case noTransactions(String)
-    /// The providers could not answer.
-    case providers(String)
+    /// The providers could not answer: the whole error (for the CLI and the log) and a summary without details
+    /// (for the status server, see ``ProviderError/summary``).
+    case providers(String, summary: String)
     /// The address is not followed.
     case notFollowed(String)
     /// The address is followed by a config watch, which only the config can change.
@@ -14,9 +15,15 @@ public enum AccountChangeError: Error, Sendable, Hashable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .invalid(let text), .noTransactions(let text), .providers(let text), .notFollowed(let text),
+        case .invalid(let text), .noTransactions(let text), .providers(let text, _), .notFollowed(let text),
             .followedByConfig(let text):
             text
         }
+    }
+
+    /// What a client of the status server is shown: ``description`` without provider details.
+    public var publicDescription: String {
+        if case .providers(_, let summary) = self { return summary }
+        return description
     }
 }
