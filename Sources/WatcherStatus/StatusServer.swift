@@ -32,7 +32,7 @@ public struct StatusServer: Service {
     ) {
         let router = Router()
         router.add(middleware: PlainErrors())
-        let writes = WriteGuard(token: token, loopback: WriteGuard.isLoopback(host))
+        let writes = WriteGuard(token: token, loopback: Self.isLoopback(host))
         StatusRoutes(sources: sources, writes: writes).add(to: router)
         application = Application(
             router: router,
@@ -44,5 +44,13 @@ public struct StatusServer: Service {
 
     public func run() async throws {
         try await application.run()
+    }
+}
+
+extension StatusServer {
+    /// Whether `host` (a bind address or a URL's host) is this machine only.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
     }
 }

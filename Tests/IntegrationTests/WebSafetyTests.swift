@@ -33,6 +33,16 @@ struct WebSafetyTests {
                 headers: evil
             )
             #expect(removal.status == 403)
+            // DNS rebinding: a page served as another name that resolves here is same-origin to the browser.
+            let port = daemon.base.split(separator: ":").last.map(String.init) ?? ""
+            let rebound = try await daemon.get(
+                client,
+                "/api/accounts",
+                method: .POST,
+                headers: [("Host", "rebound.example:\(port)"), ("Origin", "http://rebound.example:\(port)")],
+                body: Self.invalid
+            )
+            #expect(rebound.status == 403 && rebound.body.contains("served as rebound.example"), "\(rebound.body)")
             // The page's own origin (and a client sending none) gets through to the address check.
             let own = try await daemon.get(
                 client,

@@ -66,7 +66,7 @@ struct Daemon {
             ([started, StorageService(store: store, logger: logger), httpClient] + runtime.services).map {
                 .init(service: $0)
             }
-        if let (host, _) = statusAddress, !Self.isLoopback(host) {
+        if let (host, _) = statusAddress, !StatusServer.isLoopback(host) {
             logger.warning(
                 "the status server listens beyond this machine; anyone who can reach it sees the followed addresses, balances and events. Bind to 127.0.0.1 unless a proxy in front guards it",
                 metadata: ["http": "\(host)"]
@@ -155,13 +155,6 @@ extension StorageSettings {
             maxMapSize: maxMapSize,
             durability: durability == "nometasync" ? .noMetaSync : .full
         )
-    }
-}
-
-extension Daemon {
-    /// Whether `host` binds to this machine only.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }
 
