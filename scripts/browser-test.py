@@ -130,6 +130,15 @@ class Run:
         assert labels == ["Hash", "Height", "Time", "Merkle root", "Transactions", "Nonce"], labels
         self.shot("block-details")
 
+        self.step("a block not stored, found by height through the providers")
+        missing = str(min(heights) - 20)
+        field = self.driver.find_element(By.ID, "block-id")
+        field.clear()
+        field.send_keys(missing)
+        self.driver.find_element(By.CSS_SELECTOR, "#block-search button").click()
+        self.until(f"block {missing}", lambda: self.text("block-height") == missing)
+        assert len(self.text("block-hash")) == 64, self.text("block-hash")
+
         self.step("a block mined while the page is open appears without a reload")
         self.driver.execute_script("window.__noReload = true;")
         top = heights[0]
