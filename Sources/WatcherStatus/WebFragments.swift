@@ -12,6 +12,9 @@ enum WebFragments {
         "price.updated", "price.change", "price.threshold.crossed",
     ]
 
+    /// The most accounts the Accounts tab lists (a watcher may follow 100,000; the API lists them all).
+    static let shownAccounts = 500
+
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.count)
@@ -71,9 +74,9 @@ enum WebFragments {
 
     static func accounts(_ views: [StatusData.AccountView]) -> String {
         guard !views.isEmpty else { return empty("No followed accounts. Add one with Add account.") }
-        let currencies = Set(views.flatMap { $0.prices.map(\.currency) }).sorted()
+        let currencies = Set(views.first?.prices.map(\.currency) ?? []).sorted()
         let head = ["Address", "Label", "Balance (BTC)"] + currencies + [""]
-        let rows = views.map { view in
+        let rows = views.prefix(shownAccounts).map { view in
             let address = escape(view.followed.address)
             let balance = view.summary?.balanceSat
             var cells = [
@@ -96,8 +99,11 @@ enum WebFragments {
             }
             return #"<tr class="account-row" tabindex="0" data-address="\#(address)">"# + cells.joined() + "</tr>"
         }
+        let more =
+            views.count > shownAccounts
+            ? #"<p class="muted">The first \#(shownAccounts) of \#(views.count); all are in /api/accounts.</p>"# : ""
         return #"<table id="accounts-table"><thead><tr>"# + head.map { "<th>\($0)</th>" }.joined()
-            + "</tr></thead><tbody>" + rows.joined() + "</tbody></table>"
+            + "</tr></thead><tbody>" + rows.joined() + "</tbody></table>" + more
     }
 
     static func account(_ detail: StatusData.AccountDetail) -> String {

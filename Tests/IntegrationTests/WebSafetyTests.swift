@@ -63,6 +63,25 @@ struct WebSafetyTests {
                 #expect(page.status == 200 && !page.body.contains(daemon.simnet.baseURL), "\(path) shows a URL")
             }
 
+            // A label is the user's text: escaped wherever the page shows it.
+            let funded = try await WebUITests.funded(daemon)
+            let label = #"<b id=\"x\">Spare</b>"#
+            let added = try await daemon.get(
+                client,
+                "/api/accounts",
+                method: .POST,
+                body: #"{"address": "\#(funded)", "label": "\#(label)"}"#
+            )
+            #expect(added.status == 201, "\(added.body)")
+            for path in ["/", "/ui/accounts", "/ui/accounts/\(funded)"] {
+                let page = try await daemon.get(client, path).body
+                #expect(
+                    page.contains("&lt;b id=&quot;x&quot;&gt;Spare&lt;/b&gt;") && !page.contains("<b id"),
+                    "\(path)"
+                )
+            }
+            #expect(try await daemon.get(client, "/api/accounts/\(funded)", method: .DELETE).status == 200)
+
             try await Self.streamResumes(daemon, client)
         } catch {
             try? await client.shutdown()
