@@ -7,6 +7,8 @@ import WatcherStorage
 struct AccountChanges: Sendable {
     let config: WatcherConfig
     let chain: String
+    /// The daemon's providers and scheduler (its rate limits apply); `nil`: a session of its own, as the CLI.
+    var session: ProviderSession?
 
     /// Checks `text` offline: a valid address or `bitcoin:` URI of this chain's network.
     func parse(_ text: String) throws(AccountChangeError) -> LabeledAddress {
@@ -29,8 +31,12 @@ struct AccountChanges: Sendable {
         let chain = self.chain
         let summary: AddressSummary
         do {
-            summary = try await ProviderSession.with(config) { session in
-                try await session.ask(chain: chain) { try await $0.address(address) }
+            if let session {
+                summary = try await session.ask(chain: chain) { try await $0.address(address) }
+            } else {
+                summary = try await ProviderSession.with(config) { session in
+                    try await session.ask(chain: chain) { try await $0.address(address) }
+                }
             }
         } catch let error as ProviderError {
             throw .providers(error.description, summary: error.summary)

@@ -82,7 +82,7 @@ struct Daemon {
             let server = StatusServer(
                 host: host,
                 port: port,
-                sources: statusSources(store: store, board: runtime.board, registry: registry) { collector.collect() },
+                sources: statusSources(store: store, runtime: runtime, registry: registry) { collector.collect() },
                 token: httpToken,
                 logger: logger
             ) { [onListening] bound in
@@ -163,20 +163,28 @@ extension Daemon {
     /// (the status server does not depend on the CLI: it gets them as closures).
     func statusSources(
         store: Store,
-        board: ProviderHealthBoard,
+        runtime: WatcherRuntime,
         registry: PrometheusCollectorRegistry,
         beforeScrape: @escaping @Sendable () -> Void
     ) -> StatusServer.Sources {
-        var sources = StatusServer.Sources(store: store, board: board, registry: registry, beforeScrape: beforeScrape)
+        var sources = StatusServer.Sources(
+            store: store,
+            board: runtime.board,
+            registry: registry,
+            beforeScrape: beforeScrape
+        )
         let config = self.config
         let chain = sources.chain
+        // The daemon's own providers and scheduler: the UI's requests share the rate limits.
+        let session = ProviderSession(
+            config: config,
+            chainProviders: runtime.chainProviders,
+            priceProviders: runtime.priceProviders,
+            scheduler: runtime.scheduler
+        )
         sources.watches = config.watches
-        sources.fetchBlock = { id in
-            try await ProviderSession.with(config) { session in
-                try await session.ask(chain: chain) { try await $0.block(id) }
-            }
-        }
-        let changes = AccountChanges(config: config, chain: chain)
+        sources.fetchBlock = { id in try await session.ask(chain: chain) { try await $0.block(id) } }
+        let changes = AccountChanges(config: config, chain: chain, session: session)
         sources.addAccount = { text, label in try await changes.add(text, label: label) { store } }
         sources.removeAccount = { text in try await changes.remove(text, store: store) }
         return sources
