@@ -102,13 +102,19 @@ struct WebUITests {
             )
             #expect(check.status == 0, "\(check.output)")
 
-            // `/api/accounts` lists exactly what `watcher accounts list --json` lists.
-            let cli = try await ExplorerTests.watcher([
-                "accounts", "list", "--json", "--config", "\(daemon.data)/watcher.json",
-            ])
-            #expect(cli.status == 0, "\(cli.stderr)")
-            let api = try JSONValue.parse(try await daemon.get(client, "/api/accounts").body)
-            #expect(try JSONValue.parse(cli.stdout) == api)
+            // `/api/accounts` lists exactly what `watcher accounts list --json` lists. Prices move while the daemon
+            // runs, so the two reads are compared until a pair falls between two price updates.
+            var api = JSONValue.null
+            var cli = JSONValue.null
+            try await eventually(timeout: .seconds(30), "/api/accounts to equal accounts list --json") {
+                let listed = try await ExplorerTests.watcher([
+                    "accounts", "list", "--json", "--config", "\(daemon.data)/watcher.json",
+                ])
+                guard listed.status == 0 else { throw TimedOut(what: "accounts list: \(listed.stderr)") }
+                cli = try JSONValue.parse(listed.stdout)
+                api = try JSONValue.parse(try await daemon.get(client, "/api/accounts").body)
+                return cli == api
+            }
             #expect(api[0]?["address"]?.stringValue == daemon.followed)
             #expect(api[0]?["label"]?.stringValue == "Savings")
             #expect(api[0]?["balanceBtc"] != nil && api[0]?["fiat"]?["GBP"] != nil)
