@@ -11,14 +11,22 @@ deps:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblmdb-dev; \
 	fi
 
-# The tests check /metrics with Prometheus' reference text parser (Python prometheus_client), and the postgres
-# sink tests start a throwaway PostgreSQL cluster (Debian's postgresql: initdb and pg_ctl).
+# The tests check /metrics with Prometheus' reference text parser (Python prometheus_client), the postgres
+# sink tests start a throwaway PostgreSQL cluster (Debian's postgresql: initdb and pg_ctl), the web UI's browser
+# tests drive Debian's chromium through chromium-driver with Selenium, and the API is checked against
+# docs/openapi.yaml with jsonschema.
 test-deps: deps
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		echo "installing postgresql (the postgres sink tests run a throwaway server)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq postgresql; \
 	fi
 	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install --quiet prometheus_client
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		echo "installing chromium and chromium-driver (the web UI's browser tests)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver; \
+	fi
+	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet selenium
+	@python3 -c "import jsonschema, yaml" 2>/dev/null || python3 -m pip install --quiet jsonschema pyyaml
 
 build: deps
 	$(SWIFT) build

@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "WatcherCore",
                 "WatcherStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

@@ -9,6 +9,7 @@ import WatcherStorage
 /// The status server's handlers.
 struct StatusRoutes: Sendable {
     let sources: StatusServer.Sources
+    let writes: WriteGuard
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("healthz") { _, _ in self.health() }
@@ -19,16 +20,9 @@ struct StatusRoutes: Sendable {
             }
         }
         router.get("metrics") { _, _ in self.metrics() }
-        router.get("api/blocks") { request, _ in try self.blocks(request) }
-        router.get("api/accounts") { _, _ in try self.accounts() }
-    }
-
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: value.serialized(pretty: true) + "\n"))
-        )
+        let data = StatusData(sources: sources)
+        APIRoutes(data: data, writes: writes).add(to: router)
+        WebRoutes(data: data).add(to: router)
     }
 
     /// 200 when every provider is reachable and in sync; 503 with the reasons otherwise.
@@ -40,7 +34,7 @@ struct StatusRoutes: Sendable {
             reasons.append(.init(provider, .string(why.isEmpty ? "unhealthy" : why)))
         }
         let healthy = reasons.isEmpty
-        return Self.json(
+        return APIRoutes.json(
             .object([
                 .init("status", .string(healthy ? "ok" : "degraded")),
                 .init(
@@ -62,56 +56,5 @@ struct StatusRoutes: Sendable {
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: buffer))
         )
-    }
-
-    func blocks(_ request: Request) throws -> Response {
-        var limit = 20
-        if let text = request.uri.queryParameters.get("limit") {
-            guard let value = Int(text), (1...1000).contains(value) else {
-                return Self.json(
-                    .object([
-                        .init(
-                            "error",
-                            .string("limit must be an integer from 1 to 1000, got \(JSONValue.quoted(String(text)))")
-                        )
-                    ]),
-                    status: .badRequest
-                )
-            }
-            limit = value
-        }
-        let chain = sources.chain
-        let headers = try sources.store.read { try $0.recentHeaders(chain: chain, limit: limit) }
-        return Self.json(.array(headers.map(StatusJSON.block)))
-    }
-
-    func accounts() throws -> Response {
-        let chain = sources.chain
-        let (accounts, states) = try sources.store.read { txn in
-            (try txn.accounts(chain: chain), try txn.addressStates(chain: chain))
-        }
-        let summaries = Dictionary(states.compactMap { state in state.summary.map { (state.address, $0) } }) { a, _ in a
-        }
-        return Self.json(.array(accounts.map { StatusJSON.account($0, summaries[$0.address]) }))
-    }
-}
-
-/// The JSON mirrors of the CLI's `--json` output (the field names are defined once, in `WatcherCore`).
-enum StatusJSON {
-    static func block(_ header: BlockHeader) -> JSONValue { header.json }
-
-    static func account(_ account: Account, _ summary: AddressSummary?) -> JSONValue {
-        let base =
-            (summary
-            ?? AddressSummary(
-                address: account.address,
-                balanceSat: nil,
-                totalReceivedSat: nil,
-                totalSentSat: nil,
-                txCount: nil,
-                unconfirmedBalanceSat: nil,
-                unconfirmedTxCount: nil
-            )).jsonMembers
-        return .object([base[0], .init("label", account.label.map(JSONValue.string) ?? .null)] + base.dropFirst())
     }
 }

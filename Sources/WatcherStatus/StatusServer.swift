@@ -7,38 +7,10 @@ import ServiceLifecycle
 import WatcherCore
 import WatcherStorage
 
-/// `watcher run --http 127.0.0.1:9110`: `/healthz`, `/metrics` (Prometheus text), `/api/blocks` and
-/// `/api/accounts`. Binds to loopback unless told otherwise.
+/// `watcher run --http 127.0.0.1:9110`: the web UI at `/`, `/healthz`, `/metrics` (Prometheus text) and the JSON
+/// API under `/api/` (`docs/openapi.yaml`). Binds to loopback unless told otherwise; see ``WriteGuard`` for who
+/// may add and remove accounts.
 public struct StatusServer: Service {
-    /// What the server reads.
-    public struct Sources: Sendable {
-        /// The store (read-only use).
-        public var store: Store
-        /// Provider reachability and sync state.
-        public var board: ProviderHealthBoard
-        /// The Prometheus registry the metrics factory writes to.
-        public var registry: PrometheusCollectorRegistry
-        /// Called before `/metrics` renders, to refresh gauges computed on demand (sink lag).
-        public var beforeScrape: @Sendable () -> Void
-        /// The chain of `/api/blocks` and `/api/accounts`.
-        public var chain: String
-
-        /// Creates the sources.
-        public init(
-            store: Store,
-            board: ProviderHealthBoard,
-            registry: PrometheusCollectorRegistry,
-            chain: String = "btc",
-            beforeScrape: @escaping @Sendable () -> Void = {}
-        ) {
-            self.store = store
-            self.board = board
-            self.registry = registry
-            self.chain = chain
-            self.beforeScrape = beforeScrape
-        }
-    }
-
     let application: Application<RouterResponder<BasicRequestContext>>
 
     /// Creates the server.
@@ -46,17 +18,22 @@ public struct StatusServer: Service {
     ///   - host: the address to bind, `127.0.0.1` by default.
     ///   - port: the port (0 picks a free one; `onStarted` gets it).
     ///   - sources: what to serve.
+    ///   - token: the bearer token writes need (`--http-token`); without one, writes are refused unless the
+    ///     server listens on loopback only.
     ///   - logger: the logger.
     ///   - onStarted: receives the bound port.
     public init(
         host: String = "127.0.0.1",
         port: Int,
         sources: Sources,
+        token: String? = nil,
         logger: Logger,
         onStarted: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let router = Router()
-        StatusRoutes(sources: sources).add(to: router)
+        router.add(middleware: PlainErrors())
+        let writes = WriteGuard(token: token, loopback: Self.isLoopback(host))
+        StatusRoutes(sources: sources, writes: writes).add(to: router)
         application = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "watcher"),
@@ -67,5 +44,13 @@ public struct StatusServer: Service {
 
     public func run() async throws {
         try await application.run()
+    }
+}
+
+extension StatusServer {
+    /// Whether `host` (a bind address or a URL's host) is this machine only.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
     }
 }

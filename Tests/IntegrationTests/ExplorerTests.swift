@@ -56,6 +56,7 @@ struct ExplorerTests {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let demo = try await Self.watcher(["demo", "--duration", "12s", "--data", data])
         #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("web UI: http://127.0.0.1:"), "the demo printed no web UI URL")
         for type in ["block.new", "address.tx.unconfirmed", "address.tx.confirmed", "price.updated"] {
             #expect(demo.stdout.contains(type), "the demo showed no \(type)")
         }

@@ -31,36 +31,20 @@ extension AccountsCommand {
         var chain = "btc"
 
         func run() async throws {
-            let parsed: LabeledAddress
+            let changes = AccountChanges(config: try options.load(needsSinks: false), chain: chain)
+            var opened: Store?
+            let account: Account
             do {
-                parsed = try LabeledAddress(parsing: address)
-            } catch {
-                throw CommandFailure.usage(error.description)
-            }
-            if let network = BitcoinAddress.Network(chain: chain), !parsed.address.isValid(on: network) {
-                throw CommandFailure.usage(
-                    "\(parsed.address.string) is a \(parsed.address.network) address; chain \"\(chain)\" is \(network)"
-                )
-            }
-            let config = try options.load(needsSinks: false)
-            let canonical = parsed.address.string
-            let chain = self.chain
-            let summary: AddressSummary
-            do {
-                summary = try await ProviderSession.with(config) { session in
-                    try await session.ask(chain: chain) { try await $0.address(canonical) }
+                (account, _) = try await changes.add(address, label: label) {
+                    let store = try StoreAccess.writer(changes.config)
+                    opened = store
+                    return store
                 }
-            } catch let error as ProviderError {
-                throw CommandFailure.runtime(error.description)
+            } catch let error as AccountChangeError {
+                throw error.commandFailure
             }
-            guard (summary.txCount ?? 0) + (summary.unconfirmedTxCount ?? 0) > 0 else {
-                throw CommandFailure.runtime("\(canonical) has no transactions; nothing was stored")
-            }
-            let account = Account(chain: chain, address: canonical, label: label ?? parsed.label, addedAt: Date())
-            let store = try StoreAccess.writer(config)
-            try await store.write { try $0.putAccount(account) }
-            await store.close()
-            Output.out("following \(canonical)\(account.label.map { " (\($0))" } ?? "")")
+            await opened?.close()
+            Output.out("following \(account.address)\(account.label.map { " (\($0))" } ?? "")")
         }
     }
 
@@ -87,7 +71,7 @@ extension AccountsCommand {
                 first,
                 _ in first
             }
-            let followed = Followed.all(config: config, chain: chain, accounts: accounts)
+            let followed = FollowedAccount.all(watches: config.watches, chain: chain, accounts: accounts)
             if json {
                 let items = followed.map {
                     ExplorerJSON.account(
@@ -150,7 +134,11 @@ extension AccountsCommand {
                 )
             }
             await store.close()
-            let configured = Followed.all(config: config, chain: chain, accounts: account.map { [$0] } ?? [])
+            let configured = FollowedAccount.all(
+                watches: config.watches,
+                chain: chain,
+                accounts: account.map { [$0] } ?? []
+            )
             guard let account = configured.first(where: { $0.address == canonical }) else {
                 throw CommandFailure.runtime("\(canonical) is not followed")
             }
@@ -189,64 +177,24 @@ extension AccountsCommand {
         var chain = "btc"
 
         func run() async throws {
-            let canonical: String
+            let changes = AccountChanges(config: try options.load(needsSinks: false), chain: chain)
             do {
-                canonical = try LabeledAddress(parsing: address).address.string
+                _ = try changes.parse(address)
             } catch {
-                throw CommandFailure.usage(error.description)
+                throw error.commandFailure
             }
-            let config = try options.load(needsSinks: false)
-            let chain = self.chain
-            // Config watches that still follow the address keep its engine state.
-            let watches = Followed.configWatches(following: canonical, chain: chain, config: config)
-            let store = try StoreAccess.reader(config)
-            await store.close()
-            let writer = try StoreAccess.writer(config)
-            let keep = !watches.isEmpty
-            let removed = try await writer.write {
-                try $0.removeAccount(chain: chain, address: canonical, keepingState: keep)
+            let reader = try StoreAccess.reader(changes.config)
+            await reader.close()
+            let writer = try StoreAccess.writer(changes.config)
+            let outcome: String
+            do {
+                outcome = try await changes.remove(address, store: writer)
+            } catch let error as AccountChangeError {
+                await writer.close()
+                throw error.commandFailure
             }
             await writer.close()
-            guard removed else {
-                guard let watch = watches.first else { throw CommandFailure.runtime("\(canonical) is not followed") }
-                throw CommandFailure.runtime(
-                    "\(canonical) is followed by watch \"\(watch)\" in the config, not by `watcher accounts add`; "
-                        + "nothing was changed (remove it from that watch's addresses instead)"
-                )
-            }
-            guard let watch = watches.first else {
-                Output.out("stopped following \(canonical)")
-                return
-            }
-            Output.out("removed account \(canonical); watch \"\(watch)\" in the config still follows it")
+            Output.out(outcome)
         }
-    }
-}
-
-/// An address the watcher follows: from an `address` watch in the config, or added with `accounts add`.
-struct Followed {
-    var address: String
-    var label: String?
-    var watch: String
-
-    /// The ids of the config's `address` watches on `chain` that list `address`, in file order.
-    static func configWatches(following address: String, chain: String, config: WatcherConfig) -> [String] {
-        config.watches.filter { watch in
-            watch.kind == .address && watch.chain == chain && watch.addresses.contains { $0.address == address }
-        }.map(\.id)
-    }
-
-    /// Config watches first (in file order), then CLI-followed accounts not already in the config.
-    static func all(config: WatcherConfig, chain: String, accounts: [Account]) -> [Followed] {
-        var result: [Followed] = []
-        for watch in config.watches where watch.kind == .address && watch.chain == chain {
-            for item in watch.addresses where !result.contains(where: { $0.address == item.address }) {
-                result.append(Followed(address: item.address, label: item.label, watch: watch.id))
-            }
-        }
-        for account in accounts where !result.contains(where: { $0.address == account.address }) {
-            result.append(Followed(address: account.address, label: account.label, watch: "accounts"))
-        }
-        return result
     }
 }

@@ -12,7 +12,8 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts the simnet on a free port, follows two of its addresses through Blockbook (rawaddr as \
             failover) and CoinDesk prices, pays those addresses and mines a block every few seconds. Events go to \
-            stdout and to <data>/events.jsonl. The data directory is left behind: try `watcher blocks --config \
+            stdout and to <data>/events.jsonl. The web UI is served on --http (a free loopback port by default) and its \
+            URL printed. The data directory is left behind: try `watcher blocks --config \
             <data>/watcher.json` afterwards.
             """
     )
@@ -26,16 +27,20 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The simnet's seed.")
     var seed: UInt64 = 42
 
-    @Option(help: "Serve /healthz and /metrics on HOST:PORT.")
-    var http: String?
+    @Option(help: "Serve the web UI, /healthz, /metrics and /api/* on HOST:PORT (port 0: a free one).")
+    var http = "127.0.0.1:0"
+
+    @Option(help: ArgumentHelp("The bearer token writes need when --http is not loopback.", valueName: "TOKEN"))
+    var httpToken: String?
 
     func validate() throws {
         if let duration, Duration(configText: duration) == nil {
             throw ValidationError("--duration: expected a duration such as 30s, got \"\(duration)\"")
         }
-        if let http, RunCommand.hostPort(http) == nil {
+        if RunCommand.hostPort(http) == nil {
             throw ValidationError("--http: expected HOST:PORT such as 127.0.0.1:9110, got \"\(http)\"")
         }
+        try RunCommand.validate(httpToken: httpToken, http: http)
     }
 
     func run() async throws {
@@ -75,7 +80,9 @@ struct DemoCommand: AsyncParsableCommand {
             )
             let daemon = Daemon(
                 config: config,
-                statusAddress: http.flatMap(RunCommand.hostPort),
+                statusAddress: RunCommand.hostPort(http),
+                httpToken: httpToken,
+                onListening: { url in Output.out("web UI: \(url) (open it in a browser)") },
                 checkInterval: .seconds(10),
                 extraServices: [DemoDriver(simnet: simnet, followed: followed, logger: logger)],
                 duration: duration.flatMap(Duration.init(configText:))

@@ -13,8 +13,16 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Option(help: "Serve /healthz, /metrics and /api/* on HOST:PORT (e.g. 127.0.0.1:9110).")
+    @Option(help: "Serve the web UI, /healthz, /metrics and /api/* on HOST:PORT (e.g. 127.0.0.1:9110).")
     var http: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The bearer token adding and removing accounts over HTTP needs; required for that when --http is not loopback. Pass it from the environment: --http-token \"$WATCHER_HTTP_TOKEN\".",
+            valueName: "TOKEN"
+        )
+    )
+    var httpToken: String?
 
     @Option(help: "How often providers are probed for reachability and sync state, e.g. 30s.")
     var checkInterval: String = "30s"
@@ -37,6 +45,17 @@ struct RunCommand: AsyncParsableCommand {
         if let http, Self.hostPort(http) == nil {
             throw ValidationError("--http: expected HOST:PORT such as 127.0.0.1:9110, got \"\(http)\"")
         }
+        try Self.validate(httpToken: httpToken, http: http)
+    }
+
+    /// A token must be non-empty (an unset variable in `--http-token "$VAR"` must not open writes) and needs
+    /// `--http`.
+    static func validate(httpToken: String?, http: String?) throws {
+        guard let httpToken else { return }
+        if httpToken.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--http-token: the token is empty (is the environment variable set?)")
+        }
+        if http == nil { throw ValidationError("--http-token needs --http") }
     }
 
     static func hostPort(_ text: String) -> (host: String, port: Int)? {
@@ -59,6 +78,7 @@ struct RunCommand: AsyncParsableCommand {
         let daemon = Daemon(
             config: config,
             statusAddress: http.flatMap(Self.hostPort),
+            httpToken: httpToken,
             checkInterval: Duration(configText: checkInterval) ?? .seconds(30)
         )
         try await daemon.run(logger: logger)

@@ -13,6 +13,10 @@ struct Daemon {
     var config: WatcherConfig
     /// Where the status server listens, if anywhere.
     var statusAddress: (host: String, port: Int)?
+    /// The bearer token the status server's writes need (`--http-token`).
+    var httpToken: String?
+    /// Called with the web UI's URL once the status server listens.
+    var onListening: (@Sendable (String) -> Void)?
     /// How often providers are probed.
     var checkInterval: Duration = .seconds(30)
     /// Services started last and stopped first (the demo's traffic driver).
@@ -62,19 +66,29 @@ struct Daemon {
             ([started, StorageService(store: store, logger: logger), httpClient] + runtime.services).map {
                 .init(service: $0)
             }
-        if let (host, _) = statusAddress, !Self.isLoopback(host) {
+        if let (host, _) = statusAddress, !StatusServer.isLoopback(host) {
             logger.warning(
                 "the status server listens beyond this machine; anyone who can reach it sees the followed addresses, balances and events. Bind to 127.0.0.1 unless a proxy in front guards it",
                 metadata: ["http": "\(host)"]
             )
+            logger.warning(
+                httpToken == nil
+                    ? "adding and removing accounts over HTTP is refused: start with --http-token to allow it with a token"
+                    : "adding and removing accounts over HTTP needs the --http-token (Authorization: Bearer)"
+            )
         }
         if let (host, port) = statusAddress {
             let collector = ScrapeCollector(store: store, board: runtime.board, config: config, metrics: metrics)
-            let sources = StatusServer.Sources(store: store, board: runtime.board, registry: registry) {
-                collector.collect()
-            }
-            let server = StatusServer(host: host, port: port, sources: sources, logger: logger) { bound in
-                logger.info("status server listening", metadata: ["address": "http://\(host):\(bound)"])
+            let server = StatusServer(
+                host: host,
+                port: port,
+                sources: statusSources(store: store, runtime: runtime, registry: registry) { collector.collect() },
+                token: httpToken,
+                logger: logger
+            ) { [onListening] bound in
+                let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/"
+                logger.info("status server listening", metadata: ["address": "\(url)"])
+                onListening?(url)
             }
             services.append(.init(service: server))
         }
@@ -145,8 +159,34 @@ extension StorageSettings {
 }
 
 extension Daemon {
-    /// Whether `host` binds to this machine only.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    /// What the status server serves, with the actions of `watcher block` and `watcher accounts add/remove`
+    /// (the status server does not depend on the CLI: it gets them as closures).
+    func statusSources(
+        store: Store,
+        runtime: WatcherRuntime,
+        registry: PrometheusCollectorRegistry,
+        beforeScrape: @escaping @Sendable () -> Void
+    ) -> StatusServer.Sources {
+        var sources = StatusServer.Sources(
+            store: store,
+            board: runtime.board,
+            registry: registry,
+            beforeScrape: beforeScrape
+        )
+        let config = self.config
+        let chain = sources.chain
+        // The daemon's own providers and scheduler: the UI's requests share the rate limits.
+        let session = ProviderSession(
+            config: config,
+            chainProviders: runtime.chainProviders,
+            priceProviders: runtime.priceProviders,
+            scheduler: runtime.scheduler
+        )
+        sources.watches = config.watches
+        sources.fetchBlock = { id in try await session.ask(chain: chain) { try await $0.block(id) } }
+        let changes = AccountChanges(config: config, chain: chain, session: session)
+        sources.addAccount = { text, label in try await changes.add(text, label: label) { store } }
+        sources.removeAccount = { text in try await changes.remove(text, store: store) }
+        return sources
     }
 }

@@ -29,7 +29,9 @@ enum DemoSetup {
                   "addresses": ["bitcoin:\(followed[0])?label=Savings", "bitcoin:\(followed[1])?label=Cold%20storage"],
                   "confirmations": [1, 3, 6] },
                 { "id": "btcusd", "type": "price", "providers": ["coindesk"], "currency": "USD", "every": "3s",
-                  "emitUpdates": true, "above": [\(above)], "below": [\(below)] }
+                  "emitUpdates": true, "above": [\(above)], "below": [\(below)] },
+                { "id": "btcgbp", "type": "price", "providers": ["coindesk"], "currency": "GBP", "every": "10s" },
+                { "id": "btceur", "type": "price", "providers": ["coindesk"], "currency": "EUR", "every": "10s" }
               ],
               "sinks": [
                 { "id": "console", "type": "stdout", "options": { "format": "pretty" } },

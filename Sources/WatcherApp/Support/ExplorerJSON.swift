@@ -8,39 +8,12 @@ enum ExplorerJSON {
 
     static func block(_ header: BlockHeader) -> JSONValue { header.json }
 
-    /// An account: the probe's address fields, its label, and its BTC and fiat value when the balance is known.
+    /// An account (the definition `/api/accounts` shares).
     static func account(address: String, label: String?, summary: AddressSummary?, fiat: [PriceQuote]) -> JSONValue {
-        let base =
-            (summary
-            ?? AddressSummary(
-                address: address,
-                balanceSat: nil,
-                totalReceivedSat: nil,
-                totalSentSat: nil,
-                txCount: nil,
-                unconfirmedBalanceSat: nil,
-                unconfirmedTxCount: nil
-            )).jsonMembers
-        var members = [base[0], .init("label", label.map(JSONValue.string) ?? .null)] + base.dropFirst()
-        if let balance = summary?.balanceSat {
-            members.append(.init("balanceBtc", .string(Satoshi.btc(balance))))
-            members.append(.init("fiat", fiatValues(balance, fiat)))
-        }
-        return .object(members)
+        AccountJSON.account(address: address, label: label, summary: summary, fiat: fiat)
     }
 
-    static func fiatValues(_ sats: Int64, _ prices: [PriceQuote]) -> JSONValue {
-        .object(
-            prices.sorted { $0.currency < $1.currency }.map { .init($0.currency, .string(fiatText(sats, $0.price))) }
-        )
-    }
-
-    static func fiatText(_ sats: Int64, _ price: Decimal) -> String {
-        var value = Decimal(sats) / Decimal(100_000_000) * price
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &value, 2, .bankers)
-        return "\(rounded)"
-    }
+    static func fiatText(_ sats: Int64, _ price: Decimal) -> String { AccountJSON.fiatText(sats, price) }
 
     static func price(_ quote: PriceQuote) -> JSONValue { quote.json }
 

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WatcherCore
+import WatcherStorage
+
+/// The JSON API (`docs/openapi.yaml`): blocks, accounts (with writes), prices and the event log.
+struct APIRoutes: Sendable {
+    let data: StatusData
+    let writes: WriteGuard
+
+    var sources: StatusServer.Sources { data.sources }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("api/blocks") { request, _ in try self.blocks(request) }
+        router.get("api/blocks/:id") { _, context in await self.block(context.parameters.get("id") ?? "") }
+        router.get("api/accounts") { _, _ in try Self.json(.array(self.data.accounts().map(\.json))) }
+        router.post("api/accounts") { request, _ in await self.addAccount(request) }
+        router.delete("api/accounts/:address") { request, context in
+            await self.removeAccount(request, context.parameters.get("address") ?? "")
+        }
+        router.get("api/prices") { _, _ in try Self.json(.array(self.data.prices().map(\.json))) }
+        router.get("api/events") { request, _ in try self.events(request) }
+        router.get("api/events/stream") { request, _ in EventStream(data: self.data).response(request) }
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: value.serialized(pretty: true) + "\n"))
+        )
+    }
+
+    /// `{"error": message}`: the only shape of an error answer, plain text, no internals.
+    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
+        json(.object([.init("error", .string(message))]), status: status)
+    }
+
+    /// A `limit` query parameter from 1 to `max`, `fallback` when absent; `nil` when malformed.
+    static func limit(_ request: Request, fallback: Int, max: Int = 1000) -> Int? {
+        guard let text = request.uri.queryParameters.get("limit") else { return fallback }
+        guard let value = Int(text), (1...max).contains(value) else { return nil }
+        return value
+    }
+
+    func blocks(_ request: Request) throws -> Response {
+        guard let limit = Self.limit(request, fallback: 20) else {
+            let text = request.uri.queryParameters.get("limit").map { String($0) } ?? ""
+            return Self.error(
+                "limit must be an integer from 1 to 1000, got \(JSONValue.quoted(text))",
+                status: .badRequest
+            )
+        }
+        return Self.json(.array(try data.blocks(limit: limit).map(StatusJSON.block)))
+    }
+
+    func block(_ id: String) async -> Response {
+        guard let blockID = BlockID(id) else {
+            return Self.error(
+                "invalid block \(JSONValue.quoted(id)): expected a height or a 64-hex hash",
+                status: .badRequest
+            )
+        }
+        do {
+            guard let header = try await data.block(blockID) else {
+                return Self.error("block \(id) is not stored", status: .notFound)
+            }
+            return Self.json(StatusJSON.block(header))
+        } catch let error as ProviderError {
+            if case .notFound = error { return Self.error("block \(id) not found", status: .notFound) }
+            return Self.error("the providers could not answer: \(error.summary)", status: .badGateway)
+        } catch {
+            return Self.error("block \(id) could not be read", status: .internalServerError)
+        }
+    }
+
+    func addAccount(_ request: Request) async -> Response {
+        if let refusal = writes.refusal(request) { return refusal }
+        guard let add = sources.addAccount else {
+            return Self.error("this server does not add accounts", status: .methodNotAllowed)
+        }
+        guard let body = try? await request.body.collect(upTo: 16 * 1024),
+            let object = try? JSONValue.parse(Array(buffer: body)),
+            let text = object["address"]?.stringValue
+        else {
+            return Self.error(#"expected a JSON object {"address": "...", "label": "..."}"#, status: .badRequest)
+        }
+        let label = object["label"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            let (account, summary) = try await add(text.trimmingCharacters(in: .whitespacesAndNewlines), label)
+            let prices = (try? data.prices()) ?? []
+            return Self.json(
+                AccountJSON.account(address: account.address, label: account.label, summary: summary, fiat: prices),
+                status: .created
+            )
+        } catch let error as AccountChangeError {
+            return Self.error(error.publicDescription, status: Self.status(error))
+        } catch {
+            return Self.error("the account could not be stored", status: .internalServerError)
+        }
+    }
+
+    func removeAccount(_ request: Request, _ address: String) async -> Response {
+        if let refusal = writes.refusal(request) { return refusal }
+        guard let remove = sources.removeAccount else {
+            return Self.error("this server does not remove accounts", status: .methodNotAllowed)
+        }
+        do {
+            let outcome = try await remove(address.removingPercentEncoding ?? address)
+            return Self.json(.object([.init("result", .string(outcome))]))
+        } catch let error as AccountChangeError {
+            return Self.error(error.publicDescription, status: Self.status(error))
+        } catch {
+            return Self.error("the account could not be removed", status: .internalServerError)
+        }
+    }
+
+    static func status(_ error: AccountChangeError) -> HTTPResponse.Status {
+        switch error {
+        case .invalid: .badRequest
+        case .noTransactions: .unprocessableContent
+        case .providers: .badGateway
+        case .notFollowed: .notFound
+        case .followedByConfig: .conflict
+        }
+    }
+
+    func events(_ request: Request) throws -> Response {
+        guard let limit = Self.limit(request, fallback: 50) else {
+            return Self.error("limit must be an integer from 1 to 1000", status: .badRequest)
+        }
+        let type = request.uri.queryParameters.get("type").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return Self.json(.array(try data.events(type: type, limit: limit).map(\.json)))
+    }
+}

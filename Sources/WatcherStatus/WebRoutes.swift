@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WatcherCore
+
+/// The web UI: the page at `/`, its script and style, and the HTML fragments it loads (`/ui/*`). Served by the
+/// binary itself: no CDN, nothing fetched from elsewhere, so it works offline.
+struct WebRoutes: Sendable {
+    let data: StatusData
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in try Self.html(WebPage.html(blocks: self.blocks(), accounts: self.accounts())) }
+        router.get("ui/app.js") { _, _ in Self.asset(WebScript.source, type: "text/javascript; charset=utf-8") }
+        router.get("ui/app.css") { _, _ in Self.asset(WebPage.style, type: "text/css; charset=utf-8") }
+        router.get("ui/blocks") { _, _ in try Self.html(self.blocks()) }
+        router.get("ui/blocks/:id") { _, context in await Self.html(self.block(context.parameters.get("id") ?? "")) }
+        router.get("ui/accounts") { _, _ in try Self.html(self.accounts()) }
+        router.get("ui/accounts/:address") { _, context in
+            try Self.html(self.account(context.parameters.get("address") ?? ""))
+        }
+        router.get("ui/prices") { _, _ in try Self.html(WebFragments.prices(self.data.prices())) }
+        router.get("ui/events") { request, _ in
+            let type = request.uri.queryParameters.get("type").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
+            return try Self.html(WebFragments.events(self.data.events(type: type, limit: 100)))
+        }
+    }
+
+    static let securityPolicy =
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+    static func html(_ text: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: securityPolicy, .xContentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    func blocks() throws -> String { WebFragments.blocks(try data.blocks(limit: 20)) }
+
+    func accounts() throws -> String { WebFragments.accounts(try data.accounts()) }
+
+    func block(_ id: String) async -> String {
+        guard let blockID = BlockID(id) else {
+            return WebFragments.error("\"\(id)\" is not a block height or a 64-hex block hash")
+        }
+        do {
+            guard let header = try await data.block(blockID) else {
+                return WebFragments.error("Block \(id) is not stored.")
+            }
+            return WebFragments.block(header)
+        } catch let error as ProviderError {
+            if case .notFound = error { return WebFragments.error("Block \(id) was not found.") }
+            return WebFragments.error("The providers could not answer: \(error.summary)")
+        } catch {
+            return WebFragments.error("Block \(id) could not be read.")
+        }
+    }
+
+    func account(_ address: String) throws -> String {
+        let address = address.removingPercentEncoding ?? address
+        guard let detail = try data.account(address) else {
+            return WebFragments.error("\(address) is not followed.")
+        }
+        return WebFragments.account(detail)
+    }
+}

@@ -1,0 +1,199 @@
+/// The page's script: plain JavaScript, no library. Tabs, details, the Add account form, removal, and the live
+/// event stream (`/api/events/stream`), on which the panels are loaded again from the server.
+enum WebScript {
+    static let source = #"""
+        "use strict";
+        const $ = (id) => document.getElementById(id);
+        // Balances answered by a successful add, shown until the daemon's own first poll of the address.
+        const added = {};
+        let openBlock = null;
+        let openAccount = null;
+
+        function showTab(name) {
+          for (const tab of document.querySelectorAll("nav [data-tab]")) {
+            const selected = tab.dataset.tab === name;
+            tab.setAttribute("aria-selected", selected ? "true" : "false");
+            $("panel-" + tab.dataset.tab).hidden = !selected;
+          }
+          if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+          if (name === "prices") load("prices-list");
+          if (name === "events") loadEvents();
+        }
+
+        async function fetchText(url) {
+          const response = await fetch(url, { cache: "no-store" });
+          return response.text();
+        }
+
+        async function load(id, url) {
+          const element = $(id);
+          element.innerHTML = await fetchText(url || element.dataset.src);
+          if (id === "accounts-list") fillAdded();
+          markSelected();
+        }
+
+        function loadEvents() {
+          const type = $("event-type").value;
+          return load("events-list", "/ui/events" + (type ? "?type=" + encodeURIComponent(type) : ""));
+        }
+
+        function fillAdded() {
+          for (const row of document.querySelectorAll("tr.account-row")) {
+            const known = added[row.dataset.address];
+            const cell = row.querySelector("td.balance[data-pending]");
+            if (known && cell && known.balanceBtc) cell.textContent = known.balanceBtc;
+          }
+        }
+
+        function markSelected() {
+          for (const row of document.querySelectorAll("tr.block-row")) {
+            row.classList.toggle("selected", row.dataset.block === openBlock);
+          }
+          for (const row of document.querySelectorAll("tr.account-row")) {
+            row.classList.toggle("selected", row.dataset.address === openAccount);
+          }
+        }
+
+        async function showBlock(id) {
+          openBlock = String(id);
+          const details = $("block-details");
+          details.hidden = false;
+          details.innerHTML = '<p class="muted">Loading…</p>';
+          details.innerHTML = await fetchText("/ui/blocks/" + encodeURIComponent(id));
+          markSelected();
+        }
+
+        async function showAccount(address) {
+          openAccount = address;
+          const details = $("account-details");
+          details.hidden = false;
+          details.innerHTML = await fetchText("/ui/accounts/" + encodeURIComponent(address));
+          markSelected();
+        }
+
+        function writeHeaders() {
+          const headers = { "Content-Type": "application/json" };
+          const token = sessionStorage.getItem("watcher-token");
+          if (token) headers["Authorization"] = "Bearer " + token;
+          return headers;
+        }
+
+        // A write; asks once for the --http-token when the server wants one.
+        async function write(method, url, body) {
+          let response = await fetch(url, { method, headers: writeHeaders(), body });
+          if (response.status === 401) {
+            const token = window.prompt("This watcher needs its --http-token for changes:");
+            if (token) {
+              sessionStorage.setItem("watcher-token", token);
+              response = await fetch(url, { method, headers: writeHeaders(), body });
+            }
+          }
+          let answer = {};
+          try { answer = await response.json(); } catch (e) { answer = {}; }
+          return { ok: response.ok, answer };
+        }
+
+        function setAddError(text) {
+          $("add-error").textContent = text || "";
+          $("add-error").hidden = !text;
+        }
+
+        async function addAccount(event) {
+          event.preventDefault();
+          const address = $("add-address").value.trim();
+          if (!address) return setAddError("Enter an address or a bitcoin: URI.");
+          setAddError("");
+          $("add-confirm").disabled = true;
+          $("add-status").hidden = false;
+          try {
+            const body = JSON.stringify({ address, label: $("add-label").value.trim() });
+            const { ok, answer } = await write("POST", "/api/accounts", body);
+            if (!ok) return setAddError(answer.error || "The account could not be added.");
+            added[answer.address] = answer;
+            $("add-form").reset();
+            $("add-form").hidden = true;
+            await load("accounts-list");
+          } catch (e) {
+            setAddError("The watcher could not be reached.");
+          } finally {
+            $("add-confirm").disabled = false;
+            $("add-status").hidden = true;
+          }
+        }
+
+        async function removeAccount(address) {
+          const { ok, answer } = await write("DELETE", "/api/accounts/" + encodeURIComponent(address));
+          if (!ok) return window.alert(answer.error || "The account could not be removed.");
+          delete added[address];
+          if (openAccount === address) {
+            openAccount = null;
+            $("account-details").hidden = true;
+          }
+          await load("accounts-list");
+        }
+
+        let pending = null;
+        function refreshSoon() {
+          if (pending) return;
+          pending = setTimeout(async () => {
+            pending = null;
+            const work = [load("blocks-list"), load("accounts-list")];
+            if (!$("panel-prices").hidden) work.push(load("prices-list"));
+            if (!$("panel-events").hidden) work.push(loadEvents());
+            if (openAccount) work.push(showAccount(openAccount));
+            await Promise.allSettled(work);
+          }, 250);
+        }
+
+        function follow() {
+          const source = new EventSource("/api/events/stream");
+          source.onopen = () => { $("live").textContent = "live"; $("live").classList.add("on"); refreshSoon(); };
+          source.onmessage = refreshSoon;
+          source.onerror = () => { $("live").textContent = "reconnecting"; $("live").classList.remove("on"); };
+        }
+
+        document.addEventListener("click", (event) => {
+          const target = event.target;
+          const tab = target.closest("nav [data-tab]");
+          if (tab) return showTab(tab.dataset.tab);
+          const remove = target.closest("button.remove");
+          if (remove) return removeAccount(remove.dataset.address);
+          const block = target.closest("tr.block-row");
+          if (block) return showBlock(block.dataset.block);
+          const account = target.closest("tr.account-row");
+          if (account) return showAccount(account.dataset.address);
+          if (target.id === "add-account") {
+            $("add-form").hidden = false;
+            setAddError("");
+            return $("add-address").focus();
+          }
+          if (target.id === "add-cancel") {
+            $("add-form").reset();
+            setAddError("");
+            $("add-form").hidden = true;
+          }
+        });
+
+        document.addEventListener("keydown", (event) => {
+          if (event.key !== "Enter") return;
+          const row = event.target.closest && event.target.closest("tr.block-row, tr.account-row");
+          if (row) row.click();
+        });
+
+        document.addEventListener("DOMContentLoaded", () => {
+          $("add-form").addEventListener("submit", addAccount);
+          $("block-search").addEventListener("submit", (event) => {
+            event.preventDefault();
+            const id = $("block-id").value.trim();
+            if (id) showBlock(id);
+          });
+          $("event-type").addEventListener("change", loadEvents);
+          const start = location.hash.slice(1);
+          showTab(["blocks", "accounts", "prices", "events"].includes(start) ? start : "blocks");
+          follow();
+          // An account the daemon has not polled yet shows "pending": look again until it has.
+          setInterval(() => { if (document.querySelector("[data-pending]")) refreshSoon(); }, 2000);
+        });
+
+        """#
+}

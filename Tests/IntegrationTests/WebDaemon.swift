@@ -1,0 +1,145 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import WatcherSimnet
+
+/// A simnet and a `watcher run --http` process following one of its funded addresses (config watch `wallet`),
+/// its blocks and USD, GBP and EUR prices: what the web UI tests drive.
+struct WebDaemon {
+    let simnet: Simnet
+    let child: Process
+    /// `http://127.0.0.1:PORT` (also when the server binds a wider address).
+    let base: String
+    let data: String
+    /// The address the config follows.
+    let followed: String
+    /// What the daemon logged.
+    let log: String
+
+    static func start(seed: UInt64, bind: String = "127.0.0.1", arguments: [String] = []) async throws -> WebDaemon {
+        let port = try StatusServerTests.freePort()
+        let data = EngineIntegrationTests.dataDirectory()
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        var configuration = SimnetConfiguration(seed: seed, port: 0, blockInterval: nil)
+        configuration.chain = ChainParameters(
+            seed: seed,
+            initialBlocks: 30,
+            txsPerBlock: 4,
+            fundedAddressCount: 40,
+            startTime: Int64(Date().timeIntervalSince1970) - 8 * 3600
+        )
+        let simnet = try await Simnet.start(configuration)
+        guard let followed = await simnet.addresses().first(where: \.funded)?.address else {
+            await simnet.shutdown()
+            throw TimedOut(what: "a funded simnet address")
+        }
+        let prices = ["USD", "GBP", "EUR"].map { currency in
+            #"{"id": "\#(currency.lowercased())", "type": "price", "providers": ["cd"], "currency": "\#(currency)", "every": "1s"}"#
+        }
+        let config = "\(data)/watcher.json"
+        try """
+        {"storage": {"path": "\(data)"},
+         "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+                        "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
+                       {"id": "cd", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"}}],
+         "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
+                     {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s",
+                      "addresses": ["bitcoin:\(followed)?label=Savings"], "confirmations": [1, 3]},
+                     \(prices.joined(separator: ",\n"))],
+         "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let log = "\(data)/daemon.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: KillTests.executable)
+        child.arguments =
+            ["run", "--config", config, "--http", "\(bind):\(port)", "--check-interval", "2s"] + arguments
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try child.run()
+        return WebDaemon(
+            simnet: simnet,
+            child: child,
+            base: "http://127.0.0.1:\(port)",
+            data: data,
+            followed: followed,
+            log: log
+        )
+    }
+
+    /// Waits until the daemon serves stored blocks, the followed address's balance and the three prices.
+    func ready(_ client: HTTPClient) async throws {
+        try await eventually(timeout: .seconds(60), "the daemon to store blocks, a balance and prices") {
+            guard let blocks = try? await get(client, "/api/blocks"), blocks.body.contains("merkleRoot"),
+                let accounts = try? await get(client, "/api/accounts"), accounts.body.contains("balanceBtc"),
+                let prices = try? await get(client, "/api/prices")
+            else { return false }
+            return ["USD", "GBP", "EUR"].allSatisfy { prices.body.contains("\"\($0)\"") }
+        }
+    }
+
+    /// A request to the status server.
+    func get(
+        _ client: HTTPClient,
+        _ path: String,
+        method: HTTPMethod = .GET,
+        headers: [(String, String)] = [],
+        body: String? = nil
+    ) async throws -> (status: Int, body: String, headers: HTTPHeaders) {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 4 << 20)
+        return (Int(response.status.code), String(buffer: bytes), response.headers)
+    }
+
+    /// Stops the daemon (SIGTERM, then waits) and the simnet, and removes the data directory.
+    func stop() async throws {
+        if child.isRunning { kill(child.processIdentifier, SIGTERM) }
+        try await KillTests.reap(child)
+        await simnet.shutdown()
+        try? FileManager.default.removeItem(atPath: data)
+    }
+
+    /// The repository's root (for `docs/` and `scripts/`).
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// Runs a python script of `scripts/`, feeding `input`; returns its status and output.
+    static func python(_ script: String, _ arguments: [String], input: String = "") async throws -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repository.appendingPathComponent("scripts/\(script)").path] + arguments
+        let stdin = Pipe()
+        let output = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = output
+        process.standardError = output
+        // Drained by a handler on Foundation's threads: a blocking read would hold one of the cooperative threads
+        // the in-process simnet needs to answer the daemon.
+        let collected = Mutex(Data())
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLock { $0.append(data) }
+        }
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        try await eventually(timeout: .seconds(300), "\(script) to finish") { !process.isRunning }
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let data = collected.withLock { $0 } + rest
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,129 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import WatcherCore
+import WatcherSimnet
+
+/// The web UI in a real browser (Selenium driving Debian's chromium through chromium-driver, installed by
+/// `make test-deps`), and the JSON API checked against `docs/openapi.yaml`, both against a running daemon.
+/// `WATCHER_SCREENSHOTS=docs/images` keeps the browser's screenshots (how the README's are made).
+@Suite(.serialized)
+struct WebUITests {
+    /// A valid address the simnet never saw.
+    static let unused = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+
+    static func funded(_ daemon: WebDaemon) async throws -> String {
+        try #require(
+            await daemon.simnet.addresses().first {
+                $0.funded && $0.address != daemon.followed && $0.confirmedTxCount > 0
+            }?.address
+        )
+    }
+
+    @Test func browserDrivesBothTabs() async throws {
+        let daemon = try await WebDaemon.start(seed: 21)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            try await daemon.ready(client)
+            // Twenty blocks while the daemon runs: a full Blocks tab.
+            _ = try await daemon.simnet.mine(count: 20)
+            try await eventually("twenty stored blocks") {
+                (try? JSONValue.parse(try await daemon.get(client, "/api/blocks").body))?.arrayValue?.count == 20
+            }
+            var arguments = [
+                "--base", daemon.base, "--simnet", daemon.simnet.baseURL, "--followed", daemon.followed,
+                "--funded", try await Self.funded(daemon), "--unused", Self.unused,
+            ]
+            if let directory = ProcessInfo.processInfo.environment["WATCHER_SCREENSHOTS"] {
+                arguments += ["--screenshots", directory]
+            }
+            let run = try await WebDaemon.python("browser-test.py", arguments)
+            #expect(run.status == 0, "the browser test failed (make test-deps installs chromium):\n\(run.output)")
+        } catch {
+            try? await client.shutdown()
+            try await daemon.stop()
+            throw error
+        }
+        try await client.shutdown()
+        try await daemon.stop()
+    }
+
+    @Test func answersMatchTheOpenAPIDocument() async throws {
+        let daemon = try await WebDaemon.start(seed: 22)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            try await daemon.ready(client)
+            let funded = try await Self.funded(daemon)
+            let top = try #require(
+                try JSONValue.parse(try await daemon.get(client, "/api/blocks?limit=1").body)[0]
+            )
+            let height = try #require(top["height"].flatMap { if case .number(let n) = $0 { n } else { nil } })
+            let hash = try #require(top["hash"]?.stringValue)
+            let stored = try JSONValue.parse(try await daemon.get(client, "/api/blocks?limit=1000").body)
+            let lowest = try #require(
+                stored.arrayValue?.compactMap { block in
+                    block["height"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } }
+                }.min()
+            )
+            #expect(lowest > 800_000, "the daemon stored the whole chain: no block to fetch through the providers")
+            func request(_ method: String, _ path: String, _ body: String? = nil, status: Int? = nil) -> String {
+                let body = body.map { #", "body": \#($0)"# } ?? ""
+                let status = status.map { #", "status": \#($0)"# } ?? ""
+                return #"{"method": "\#(method)", "path": "\#(path)"\#(body)\#(status)}"#
+            }
+            let requests = [
+                request("GET", "/api/blocks", status: 200),
+                request("GET", "/api/blocks?limit=2", status: 200),
+                request("GET", "/api/blocks?limit=0", status: 400),
+                request("GET", "/api/blocks/\(height)", status: 200),
+                request("GET", "/api/blocks/\(hash)", status: 200),
+                // Not stored (the daemon stores blocks from its start on): fetched through the providers.
+                request("GET", "/api/blocks/\(lowest - 1)", status: 200),
+                request("GET", "/api/blocks/99999999", status: 404),
+                request("GET", "/api/blocks/not-a-block", status: 400),
+                request("GET", "/api/accounts", status: 200),
+                request("POST", "/api/accounts", #"{"address": "bc1qnotanaddress"}"#, status: 400),
+                request("POST", "/api/accounts", #"{"address": "\#(Self.unused)"}"#, status: 422),
+                request("POST", "/api/accounts", #"{"address": "\#(funded)", "label": "Spare"}"#, status: 201),
+                request("GET", "/api/accounts", status: 200),
+                request("DELETE", "/api/accounts/\(funded)", status: 200),
+                request("DELETE", "/api/accounts/\(funded)", status: 404),
+                request("DELETE", "/api/accounts/\(daemon.followed)", status: 409),
+                request("GET", "/api/prices", status: 200),
+                request("GET", "/api/events", status: 200),
+                request("GET", "/api/events?type=block.new&limit=5", status: 200),
+                request("GET", "/api/events?limit=x", status: 400),
+            ]
+            let spec = WebDaemon.repository.appendingPathComponent("docs/openapi.yaml").path
+            let check = try await WebDaemon.python(
+                "openapi-check.py",
+                [spec, daemon.base],
+                input: "[" + requests.joined(separator: ",\n") + "]"
+            )
+            #expect(check.status == 0, "\(check.output)")
+
+            // `/api/accounts` lists exactly what `watcher accounts list --json` lists. Prices move while the daemon
+            // runs, so the two reads are compared until a pair falls between two price updates.
+            var api = JSONValue.null
+            var cli = JSONValue.null
+            try await eventually(timeout: .seconds(30), "/api/accounts to equal accounts list --json") {
+                let listed = try await ExplorerTests.watcher([
+                    "accounts", "list", "--json", "--config", "\(daemon.data)/watcher.json",
+                ])
+                guard listed.status == 0 else { throw TimedOut(what: "accounts list: \(listed.stderr)") }
+                cli = try JSONValue.parse(listed.stdout)
+                api = try JSONValue.parse(try await daemon.get(client, "/api/accounts").body)
+                return cli == api
+            }
+            #expect(api[0]?["address"]?.stringValue == daemon.followed)
+            #expect(api[0]?["label"]?.stringValue == "Savings")
+            #expect(api[0]?["balanceBtc"] != nil && api[0]?["fiat"]?["GBP"] != nil)
+        } catch {
+            try? await client.shutdown()
+            try await daemon.stop()
+            throw error
+        }
+        try await client.shutdown()
+        try await daemon.stop()
+    }
+}
