@@ -9,13 +9,12 @@ import WatcherSimnet
 @Suite(.serialized)
 struct HealthRecoveryTests {
     @Test func aFailoverProviderIsSeenToRecoverWithinACheckInterval() async throws {
-        let simnetPort = try StatusServerTests.freePort()
-        let statusPort = try StatusServerTests.freePort()
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let configuration = SimnetConfiguration(seed: 5, port: simnetPort, blockInterval: nil)
+        var configuration = SimnetConfiguration(seed: 5, port: 0, blockInterval: nil)
         var simnet = try await Simnet.start(configuration)
+        configuration.port = simnet.port  // it comes back on the same port
         let config = "\(data)/watcher.json"
         try """
         {"storage": {"path": "\(data)"},
@@ -24,14 +23,10 @@ struct HealthRecoveryTests {
          "watches": [{"id": "usd", "type": "price", "providers": ["primary", "backup"], "every": "1s"}],
          "sinks": []}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: KillTests.executable)
-        child.arguments = ["run", "--config", config, "--http", "127.0.0.1:\(statusPort)", "--check-interval", "1s"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "1s"])
+        let child = daemon.child
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let base = "http://127.0.0.1:\(statusPort)"
+        let base = daemon.base
         @Sendable func unhealthy() async -> Set<String>? {
             guard let answer = try? await StatusServerTests.get(client, "\(base)/healthz"),
                 case .object(let reasons)? = (try? JSONValue.parse(Array(answer.body.utf8)))?["reasons"]

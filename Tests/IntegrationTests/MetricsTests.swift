@@ -54,13 +54,11 @@ struct MetricsTests {
     }
 
     @Test func everyFamilyIsThereAndTheDeliveryCountersMove() async throws {
-        let simnetPort = try StatusServerTests.freePort()
-        let statusPort = try StatusServerTests.freePort()
         let deadPort = try StatusServerTests.freePort()
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
-        var configuration = SimnetConfiguration(seed: 9, port: simnetPort, blockInterval: nil)
+        var configuration = SimnetConfiguration(seed: 9, port: 0, blockInterval: nil)
         configuration.chain = ChainParameters(seed: 9, txsPerBlock: 2)
         let simnet = try await Simnet.start(configuration)
         // The price feed allows one request a minute: the second one draws a 429.
@@ -83,14 +81,10 @@ struct MetricsTests {
                     "options": {"url": "http://127.0.0.1:\(deadPort)/hook", "maxAttempts": 2,
                                 "initialBackoff": "100ms", "maxBackoff": "200ms", "timeout": "1s"}}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: KillTests.executable)
-        child.arguments = ["run", "--config", config, "--http", "127.0.0.1:\(statusPort)", "--check-interval", "1s"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "1s"])
+        let child = daemon.child
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let url = "http://127.0.0.1:\(statusPort)/metrics"
+        let url = "\(daemon.base)/metrics"
         @Sendable func scrape() async -> String { (try? await StatusServerTests.get(client, url))?.body ?? "" }
         do {
             _ = try await simnet.mine(count: 1)

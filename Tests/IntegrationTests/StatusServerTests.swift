@@ -61,14 +61,13 @@ struct StatusServerTests {
     }
 
     @Test func metricsParseAndHealthFollowsTheProvider() async throws {
-        let simnetPort = try Self.freePort()
-        let statusPort = try Self.freePort()
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
-        var configuration = SimnetConfiguration(seed: 3, port: simnetPort, blockInterval: nil)
+        var configuration = SimnetConfiguration(seed: 3, port: 0, blockInterval: nil)
         configuration.chain = ChainParameters(seed: 3, txsPerBlock: 2)
         var simnet = try await Simnet.start(configuration)
+        configuration.port = simnet.port  // it comes back on the same port
         let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
         let config = "\(data)/watcher.json"
         try """
@@ -81,15 +80,11 @@ struct StatusServerTests {
                      {"id": "usd", "type": "price", "providers": ["cd"], "every": "1s"}],
          "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: KillTests.executable)
-        child.arguments = ["run", "--config", config, "--http", "127.0.0.1:\(statusPort)", "--check-interval", "2s"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "2s"])
+        let child = daemon.child
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         do {
-            let base = "http://127.0.0.1:\(statusPort)"
+            let base = daemon.base
             try await eventually("a healthy /healthz") {
                 (try? await Self.get(client, "\(base)/healthz"))?.status == 200
             }

@@ -19,7 +19,6 @@ struct WebDaemon {
     let log: String
 
     static func start(seed: UInt64, bind: String = "127.0.0.1", arguments: [String] = []) async throws -> WebDaemon {
-        let port = try StatusServerTests.freePort()
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         var configuration = SimnetConfiguration(seed: seed, port: 0, blockInterval: nil)
@@ -50,22 +49,25 @@ struct WebDaemon {
                      \(prices.joined(separator: ",\n"))],
          "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let log = "\(data)/daemon.log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: KillTests.executable)
-        child.arguments =
-            ["run", "--config", config, "--http", "\(bind):\(port)", "--check-interval", "2s"] + arguments
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try child.run()
+        let daemon: StatusDaemon
+        do {
+            daemon = try await StatusDaemon.start(
+                config: config,
+                data: data,
+                bind: bind,
+                arguments: ["--check-interval", "2s"] + arguments
+            )
+        } catch {
+            await simnet.shutdown()
+            throw error
+        }
         return WebDaemon(
             simnet: simnet,
-            child: child,
-            base: "http://127.0.0.1:\(port)",
+            child: daemon.child,
+            base: daemon.base,
             data: data,
             followed: followed,
-            log: log
+            log: daemon.log
         )
     }
 

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A `watcher run --http HOST:0` process: its status server binds a free port itself and the test reads the address
+/// from the daemon's log ("status server listening"), so no port picked beforehand can be taken by a parallel test
+/// in between. Stderr goes to `<data>/daemon.log`, which errors quote.
+struct StatusDaemon {
+    let child: Process
+    /// `http://127.0.0.1:PORT` (also when the server binds a wider address).
+    let base: String
+    /// The daemon's stderr.
+    let log: String
+
+    struct Exited: Error, CustomStringConvertible {
+        let status: Int32
+        let log: String
+        var description: String { "the daemon exited (\(status)) before it served HTTP; its log ends:\n\(log)" }
+    }
+
+    /// Starts `watcher run --config <config> --http <bind>:0 <arguments>` and waits for its status server.
+    static func start(config: String, data: String, bind: String = "127.0.0.1", arguments: [String] = [])
+        async throws -> StatusDaemon
+    {
+        let log = "\(data)/daemon.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: KillTests.executable)
+        child.arguments = ["run", "--config", config, "--http", "\(bind):0"] + arguments
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try child.run()
+        var port: String?
+        do {
+            try await eventually("the status server's address in \(log)") {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                port =
+                    text.split(separator: "\n").lazy.filter { $0.contains("status server listening") }
+                    .compactMap { line in
+                        line.range(of: #"address=http://[^ ]+:[0-9]+/"#, options: .regularExpression).map {
+                            String(line[$0].dropLast().split(separator: ":").last ?? "")
+                        }
+                    }.first
+                if port == nil, !child.isRunning {
+                    throw Exited(status: child.terminationStatus, log: String(text.suffix(2_000)))
+                }
+                return port != nil
+            }
+        } catch {
+            if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+            throw error
+        }
+        return StatusDaemon(child: child, base: "http://127.0.0.1:\(port ?? "0")", log: log)
+    }
+
+    /// The daemon's log so far.
+    var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+}
