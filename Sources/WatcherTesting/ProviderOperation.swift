@@ -20,8 +20,10 @@ public struct ProviderOperation: Sendable {
         height: Int,
         address: String,
         otherAddress: String,
+        historyAddress: String? = nil,
         txid: String
     ) -> [ProviderOperation] {
+        let historyAddress = historyAddress ?? address
         var operations: [ProviderOperation] = []
         let capabilities = provider.capabilities
         if capabilities.contains(.status) { operations.append(.init("health()") { _ = try await provider.health() }) }
@@ -44,8 +46,8 @@ public struct ProviderOperation: Sendable {
         }
         if capabilities.contains(.addressTransactions) {
             operations.append(
-                .init("addressTransactions(\(address))") {
-                    _ = try await provider.addressTransactions(address, limit: 10, after: nil)
+                .init("addressTransactions(\(historyAddress))") {
+                    _ = try await provider.addressTransactions(historyAddress, limit: 10, after: nil)
                 }
             )
         }

@@ -2,6 +2,7 @@ import BlockbookProvider
 import Foundation
 import Testing
 import WatcherCore
+import WatcherTesting
 
 /// Every real Blockbook fixture for the endpoints the adapter uses, served over loopback HTTP and decoded
 /// through the real transport and the whole adapter.

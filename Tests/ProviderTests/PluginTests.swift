@@ -6,6 +6,7 @@ import RawAddrProvider
 import Testing
 import WatcherCore
 import WatcherHTTP
+import WatcherTesting
 
 /// The plugins build their providers from config, and what they declare matches what they do.
 @Suite("Provider plugins")

@@ -3,6 +3,7 @@ import Foundation
 import JSONPriceProvider
 import Testing
 import WatcherCore
+import WatcherTesting
 
 /// The real CoinDesk, Coinbase, Kraken and CoinGecko fixtures, served over loopback HTTP and decoded through the
 /// real transport and the CoinDesk and json-price adapters, with the variants the BPI feed has shown (rates with

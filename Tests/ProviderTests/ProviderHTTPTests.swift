@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherHTTP
+import WatcherTesting
 
 /// The one shared mapping from transport failures and generic statuses to ``ProviderError``, and the exact
 /// JSON readers every adapter decodes with.

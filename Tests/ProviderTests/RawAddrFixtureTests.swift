@@ -3,6 +3,7 @@ import RawAddrProvider
 import Testing
 import WatcherCore
 import WatcherHTTP
+import WatcherTesting
 
 /// Every real blockchain.info fixture for `/rawaddr` and `/multiaddr`, and its plain-text errors, served over
 /// loopback HTTP and decoded through the real transport and the whole adapter.

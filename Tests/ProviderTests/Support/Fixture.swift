@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTesting
 
 /// The test bundle's copies of the shared fixtures (see each folder's SOURCES.md).
 enum Fixture {

@@ -1,5 +1,6 @@
 import Foundation
 import JSONPriceProvider
+import WatcherTesting
 
 extension JSONPriceFeed {
     /// The same feed (path, query, price and time paths) served from `baseURL` instead of the public service:

@@ -1,0 +1,72 @@
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+
+/// The Hummingbird responder of a ``FixtureServer``: the canned answer for the path, changed by the fault in force.
+struct FixtureResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let server: FixtureServer
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let (answer, fault) = server.answer(
+            path: request.uri.path,
+            query: request.uri.query,
+            target: request.uri.string,
+            headers: headers
+        )
+        switch fault {
+        case nil:
+            return Self.response(answer)
+        case .replace(let other):
+            return Self.response(other)
+        case .hold(let duration):
+            // Past any client budget, but graceful shutdown releases the request.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
+            return Self.response(FixtureServer.Answer.text("held", status: 504))
+        case .trickle(let duration):
+            return Self.response(answer, trickleOver: duration)
+        case .truncated:
+            // Half a JSON body; a plain-text body (a height, a hash) is cut to nothing, as half of it can still read
+            // as a valid, wrong answer.
+            var cut = answer
+            let isJSON =
+                answer.body.first { ![9, 10, 13, 32].contains($0) }.map {
+                    $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
+                } ?? false
+            cut.body = isJSON ? Array(answer.body.prefix(max(1, answer.body.count / 2))) : []
+            return Self.response(cut)
+        }
+    }
+
+    /// The response; with `trickleOver`, the body goes out in 10 chunks spread over that time.
+    static func response(_ answer: FixtureServer.Answer, trickleOver duration: Duration? = nil) -> Response {
+        var fields = HTTPFields()
+        for header in answer.headers {
+            if let name = HTTPField.Name(header.name) { fields[name] = header.value }
+        }
+        let status = HTTPResponse.Status(code: answer.status)
+        guard let duration, !answer.body.isEmpty else {
+            return Response(
+                status: status,
+                headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+            )
+        }
+        let bytes = answer.body
+        let chunkSize = max(1, (bytes.count + 9) / 10)
+        let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
+            Array(bytes[$0..<min(bytes.count, $0 + chunkSize)])
+        }
+        let pause = duration / max(1, chunks.count)
+        let body = ResponseBody(contentLength: bytes.count) { writer in
+            for chunk in chunks {
+                try await writer.write(ByteBuffer(bytes: chunk))
+                try await Task.sleep(for: pause)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: fields, body: body)
+    }
+}

@@ -1,0 +1,220 @@
+import AsyncHTTPClient
+import Hummingbird
+import Logging
+import Synchronization
+import WatcherCore
+import WatcherHTTP
+
+/// A real HTTP server on loopback (Hummingbird on `127.0.0.1`, port 0) that answers canned bodies by path (and
+/// query), so recorded responses reach an adapter through the real transport (``HTTPTransport`` over
+/// AsyncHTTPClient). Unknown paths answer 404 with an empty body, or the `notFound` answer you give. It records the
+/// URLs asked, and can break every answer on purpose (``Fault``) for ``FixtureContract``.
+///
+/// ```swift
+/// try await FixtureServer.with(["/blocks/tip/height": .text("840000")]) { server in
+///     let provider = MyProvider(id: "mine", baseURL: server.baseURL, http: server.http)
+///     #expect(try await provider.tip().height == 840_000)
+/// }
+/// ```
+public final class FixtureServer: Sendable {
+    /// One canned answer.
+    public struct Answer: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// The body, sent as it is.
+        public var body: [UInt8]
+        /// Extra headers, e.g. `Content-Type` or `Retry-After`.
+        public var headers: [(name: String, value: String)]
+
+        /// Creates an answer.
+        public init(status: Int = 200, body: [UInt8], headers: [(name: String, value: String)] = []) {
+            self.status = status
+            self.body = body
+            self.headers = headers
+        }
+
+        /// A plain-text answer.
+        public static func text(_ text: String, status: Int = 200, headers: [(name: String, value: String)] = [])
+            -> Self
+        {
+            Self(status: status, body: Array(text.utf8), headers: headers)
+        }
+    }
+
+    /// One request the server got.
+    public struct Received: Sendable {
+        /// The full URL: ``FixtureServer/baseURL`` and the request target as sent (still percent-encoded).
+        public var url: String
+        /// Header values by lower-cased name.
+        public var headers: [String: String]
+    }
+
+    /// What the server does to every answer while it is set (``setFault(_:)``).
+    public enum Fault: Sendable {
+        /// Answers this instead (a 503 page, a 429 with `Retry-After`, an error object with status 200).
+        case replace(Answer)
+        /// Holds each request this long before answering: past the client's budget, a timeout.
+        case hold(Duration)
+        /// Sends the real answer in 10 chunks spread over this long.
+        case trickle(Duration)
+        /// Sends only the first half of a JSON body, and nothing of a plain-text one.
+        case truncated
+    }
+
+    private enum Listening {
+        case waiting([CheckedContinuation<Int, any Error>])
+        case bound(port: Int)
+        case stopped(String)
+    }
+
+    struct NotListening: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "the fixture server is not listening: \(reason)" }
+    }
+
+    private let answers: [String: Answer]
+    private let notFound: Answer
+    private let listening = Mutex<Listening>(.waiting([]))
+    private let received = Mutex<[Received]>([])
+    private let fault = Mutex<Fault?>(nil)
+    /// The real transport, on a client ``with(_:notFound:_:)`` shuts down afterwards.
+    public let http: HTTPTransport
+
+    private init(_ answers: [String: Answer], notFound: Answer, http: HTTPTransport) {
+        self.answers = answers
+        self.notFound = notFound
+        self.http = http
+    }
+
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    public var baseURL: String {
+        let port = listening.withLock { state -> Int in
+            if case .bound(let port) = state { return port }
+            return 0
+        }
+        return "http://127.0.0.1:\(port)"
+    }
+
+    /// The URLs requested so far, in arrival order.
+    public var urls: [String] { requests.map(\.url) }
+
+    /// The requests so far, in arrival order.
+    public var requests: [Received] { received.withLock { $0 } }
+
+    /// Breaks every answer from now on (`nil` restores them).
+    public func setFault(_ fault: Fault?) { self.fault.withLock { $0 = fault } }
+
+    /// Starts a server answering `answers` (keyed by path with query, `/rawaddr/1abc?limit=50`, or by path alone,
+    /// `/api/v2/tx/abc`; other paths get `notFound`), runs `body` with it, and stops the client and the server
+    /// whether `body` returns or throws.
+    @discardableResult
+    public static func with<T>(
+        _ answers: [String: Answer],
+        notFound: Answer = Answer(status: 404, body: []),
+        _ body: (FixtureServer) async throws -> T
+    ) async throws -> T {
+        let client = HTTPClientService(logger: quietLogger)
+        let server = FixtureServer(
+            answers,
+            notFound: notFound,
+            http: HTTPTransport(client: client.client, userAgent: userAgent)
+        )
+        let app = Application(
+            responder: FixtureResponder(server: server),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in server.didBind(port: channel.localAddress?.port) },
+            logger: quietLogger
+        )
+        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
+            group.addTask {
+                do {
+                    try await app.run()
+                    server.didStop("the server finished")
+                } catch {
+                    server.didStop("\(error)")
+                }
+            }
+            // The client goes first, so no kept-alive connection outlives it; then the server is cancelled.
+            do {
+                try await server.waitUntilListening()
+                let result = try await body(server)
+                await client.shutdown()
+                group.cancelAll()
+                try await group.waitForAll()
+                return result
+            } catch {
+                await client.shutdown()
+                group.cancelAll()
+                try? await group.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the real transport on a fresh client (the daemon's settings, ``HTTPClientService``), and
+    /// shuts the client down whether `body` returns or throws. For tests that need an ``HTTPFetching`` that is never
+    /// asked anything, or that talk to a server of their own.
+    @discardableResult
+    public static func withTransport<T>(_ body: (HTTPTransport) async throws -> T) async throws -> T {
+        let service = HTTPClientService(logger: quietLogger)
+        let http = HTTPTransport(client: service.client, userAgent: userAgent)
+        do {
+            let result = try await body(http)
+            await service.shutdown()
+            return result
+        } catch {
+            await service.shutdown()
+            throw error
+        }
+    }
+
+    /// The `User-Agent` the transport sends.
+    public static let userAgent = "watcher-tests"
+
+    static var quietLogger: Logger {
+        Logger(label: "watcher.tests.fixture-server") { _ in SwiftLogNoOpLogHandler() }
+    }
+
+    /// The answer for a request target and the fault in force, recording the request.
+    func answer(path: String, query: String?, target: String, headers: [String: String])
+        -> (Answer, Fault?)
+    {
+        received.withLock { $0.append(Received(url: baseURL + target, headers: headers)) }
+        let withQuery = query.map { "\(path)?\($0)" } ?? path
+        return (answers[withQuery] ?? answers[path] ?? notFound, fault.withLock { $0 })
+    }
+
+    private func waitUntilListening() async throws {
+        _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            let ready: Result<Int, any Error>? = listening.withLock { state in
+                switch state {
+                case .waiting(let waiters):
+                    state = .waiting(waiters + [continuation])
+                    return nil
+                case .bound(let port): return .success(port)
+                case .stopped(let reason): return .failure(NotListening(reason: reason))
+                }
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    private func didBind(port: Int?) {
+        guard let port else { return didStop("no local port") }
+        let waiters = listening.withLock { state -> [CheckedContinuation<Int, any Error>] in
+            guard case .waiting(let waiters) = state else { return [] }
+            state = .bound(port: port)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: port) }
+    }
+
+    private func didStop(_ reason: String) {
+        let waiters = listening.withLock { state -> [CheckedContinuation<Int, any Error>] in
+            guard case .waiting(let waiters) = state else { return [] }
+            state = .stopped(reason)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(throwing: NotListening(reason: reason)) }
+    }
+}
