@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps build lint format bench fuzz fuzz-ci
+.PHONY: run test deps test-deps build lint format bench fuzz fuzz-ci example-test
 
 deps:
 	@if ! pkg-config --exists lmdb 2>/dev/null; then \
@@ -43,7 +43,19 @@ test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip $(WALL_CLOCK_TESTS)
 	$(SWIFT) test --skip-build --filter $(WALL_CLOCK_TESTS)
+	$(MAKE) example-test
 	$(MAKE) fuzz-ci
+
+# The adapter package of examples/esplora-adapter (docs/writing-a-provider.md), a package of its own that depends
+# on this checkout by path. It shares this package's scratch path, so it reuses every module already built here
+# (SwiftPM recompiles only Hummingbird's two for the other root, about 40 s) instead of a second cold build. Its
+# binary must list esplora beside the built-ins and accept the example config.
+EXAMPLE := examples/esplora-adapter
+example-test:
+	$(SWIFT) build --package-path $(EXAMPLE) --scratch-path $(CURDIR)/.build --build-tests
+	$(SWIFT) test --package-path $(EXAMPLE) --scratch-path $(CURDIR)/.build --skip-build
+	.build/debug/watcher-esplora plugins | grep -q '^esplora ' || (echo "watcher-esplora does not list esplora" && false)
+	cd $(EXAMPLE) && $(CURDIR)/.build/debug/watcher-esplora check -c esplora.json > /dev/null
 
 # Coverage-guided fuzzing of the parsers that face the outside (docs/fuzzing.md): libFuzzer through the toolchain's
 # -sanitize=fuzzer,address, in its own scratch path. `make fuzz` runs each harness FUZZ_SECONDS (default 60);
@@ -56,11 +68,11 @@ fuzz-ci:
 	SWIFT=$(SWIFT) scripts/fuzz.sh 15
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Providers Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Providers Tests Benchmarks examples/esplora-adapter
 	@! grep -rn "import FoundationNetworking" Sources Providers Tests || (echo "FoundationNetworking is banned: use AsyncHTTPClient" && false)
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Providers Tests Benchmarks
+	$(SWIFT) format --in-place --recursive Package.swift Sources Providers Tests Benchmarks examples/esplora-adapter
 
 bench: deps
 	$(SWIFT) run -c release watcher-bench

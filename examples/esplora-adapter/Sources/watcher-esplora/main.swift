@@ -1,0 +1,4 @@
+import EsploraAdapter
+import WatcherApp
+
+await WatcherCommand.main(providers: [EsploraPlugin.self])
