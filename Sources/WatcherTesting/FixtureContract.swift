@@ -66,7 +66,8 @@ public enum FixtureContract {
         try await failures(routes, samples: samples, sourceLocation: sourceLocation, make: make)
     }
 
-    /// Every declared operation answers the samples by the rules: the block asked for and no other, a summary
+    /// Every declared operation answers the samples by the rules: `tip()` makes `requestsPerTip` requests, the block
+    /// asked for and no other, a summary
     /// whose balance is received minus sent, histories newest first with unique txids, `limit` and `after` kept,
     /// transactions whose fee is inputs minus outputs, unknown blocks and transactions `notFound`, undeclared
     /// operations `unsupported`.
@@ -79,7 +80,13 @@ public enum FixtureContract {
     ) async throws {
         try await FixtureServer.with(routes, notFound: notFound) { server in
             let provider = try make(server.baseURL, server.http)
-            try await FixtureRules(provider: provider, samples: samples, sourceLocation: sourceLocation).check()
+            let rules = FixtureRules(
+                provider: provider,
+                samples: samples,
+                sourceLocation: sourceLocation,
+                requestCount: { server.requests.count }
+            )
+            try await rules.check()
         }
     }
 

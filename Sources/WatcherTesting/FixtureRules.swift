@@ -6,6 +6,8 @@ struct FixtureRules {
     let provider: any ChainProvider
     let samples: FixtureContract.Samples
     let sourceLocation: SourceLocation
+    /// Requests the fixture server has answered so far.
+    let requestCount: @Sendable () -> Int
 
     func check() async throws {
         let capabilities = provider.capabilities
@@ -23,7 +25,13 @@ struct FixtureRules {
     }
 
     private func tip() async throws {
+        let before = requestCount()
         let tip = try await provider.tip()
+        let made = requestCount() - before
+        expect(
+            made == provider.requestsPerTip,
+            "tip() made \(made) requests, but requestsPerTip says \(provider.requestsPerTip): the rate limiter counts that"
+        )
         expect(tip.height >= 0, "tip height \(tip.height) is negative")
         expect(Self.isHash(tip.hash), "tip hash \(tip.hash) is not 64 lower-case hex digits")
     }

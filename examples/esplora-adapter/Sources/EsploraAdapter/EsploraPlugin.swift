@@ -28,7 +28,9 @@ public enum EsploraPlugin: ProviderPlugin {
         summary: "Esplora/electrs REST API (blockstream.info, mempool.space, self-hosted electrs).",
         capabilities: ["tip", "block", "address", "addressTransactions", "transaction"],
         // Blockstream caps unauthenticated use at 700 requests/hour per IP: 11 a minute stays under it.
-        defaultRateLimit: RateLimit(requests: 11, per: .seconds(60), burst: 2, concurrency: 1)
+        defaultRateLimit: RateLimit(requests: 11, per: .seconds(60), burst: 2, concurrency: 1),
+        // The planner budgets the tip from here, the scheduler from EsploraProvider.requestsPerTip: both are 2.
+        requestsPerTip: 2
     )
 
     public static func makeChainProvider(id: String, options: Options, context: PluginContext) throws
