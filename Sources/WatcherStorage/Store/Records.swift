@@ -105,6 +105,3 @@ public struct DeadLetter: Sendable, Hashable, Codable {
         self.deadAt = deadAt
     }
 }
-
-/// The latest price of one currency with its source.
-public typealias PriceRecord = PriceQuote
