@@ -68,7 +68,7 @@ public struct SimAddress: Sendable, Hashable {
     }
 
     /// A fresh random address of `kind`, drawn from `rng`.
-    static func random(_ kind: Kind, using rng: inout SeededGenerator) -> SimAddress {
+    static func random(_ kind: Kind, using rng: inout SplitMixRandom) -> SimAddress {
         let length = kind == .p2tr || kind == .p2wsh ? 32 : 20
         return SimAddress(kind: kind, program: rng.bytes(length))
     }
