@@ -32,9 +32,9 @@ extension AddressReducer {
             .init("txid", .string(tx.txid)),
             .init("deltaSat", .sats(tx.deltaSat)),
             .init("deltaBtc", .string(Satoshi.btc(tx.deltaSat))),
-            .init("blockHeight", tx.blockHeight.map(JSONValue.int) ?? .null),
+            .init("blockHeight", .integer(tx.blockHeight)),
             .init("blockHash", .optional(tx.blockHash)),
-            .init("confirmations", .int(confirmations)),
+            .init("confirmations", .integer(confirmations)),
             .init("balanceSat", balance.map(JSONValue.sats) ?? .null),
             .init("fiat", fiat(tx.deltaSat, prices: context.prices)),
         ]
