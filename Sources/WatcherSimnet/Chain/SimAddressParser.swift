@@ -32,20 +32,6 @@ public enum SimAddressParser: Sendable {
         if !lower.hasPrefix("bc1") && (lower.hasPrefix("tb1") || lower.hasPrefix("bcrt1")) { throw .wrongNetwork }
         guard let address = try? BitcoinAddress(text) else { throw .unknownFormat }
         guard address.network == .mainnet else { throw .wrongNetwork }
-        let kind: SimAddress.Kind =
-            switch address.kind {
-            case .p2pkh: .p2pkh
-            case .p2sh: .p2sh
-            case .p2wpkh: .p2wpkh
-            case .p2wsh: .p2wsh
-            case .p2tr: .p2tr
-            case .witnessUnknown: .witnessUnknown
-            }
-        return SimAddress(
-            string: address.string,
-            kind: kind,
-            witnessVersion: address.witnessVersion,
-            program: address.program
-        )
+        return SimAddress(address)
     }
 }
