@@ -75,6 +75,14 @@ extension AddressReducer {
         )
     }
 
+    /// ``confirmed(_:confirmations:balance:context:)`` for a transaction just seen in a block, with its confirmations
+    /// at `tipHeight` (at least 1, and 1 when the tip is unknown).
+    static func confirmed(_ tx: AddressState.TrackedTx, tipHeight: Int?, balance: Int64?, context: Context) -> NewEvent
+    {
+        let confirmations = tipHeight.flatMap { tip in tx.blockHeight.map { max(1, tip - $0 + 1) } } ?? 1
+        return confirmed(tx, confirmations: confirmations, balance: balance, context: context)
+    }
+
     static func crossed(_ tx: AddressState.TrackedTx, threshold: Int, balance: Int64?, context: Context) -> NewEvent {
         event(
             "address.tx.confirmations",
