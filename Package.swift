@@ -81,7 +81,6 @@ let package = Package(
             dependencies: [
                 "WatcherCore",
                 "WatcherStorage",
-                "WatcherHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -92,13 +91,10 @@ let package = Package(
             name: "WatcherPostgres",
             dependencies: [
                 "WatcherCore",
-                "WatcherStorage",
                 "WatcherSinks",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -120,6 +116,8 @@ let package = Package(
                 "WatcherStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -218,7 +216,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -271,13 +269,13 @@ let package = Package(
         ),
         .testTarget(
             name: "WatcherCoreTests",
-            dependencies: ["WatcherCore"],
+            dependencies: ["WatcherCore", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WatcherStorageTests",
-            dependencies: ["WatcherStorage", "CLMDB", "watcher-test-helper"],
+            dependencies: ["WatcherStorage", "WatcherCore", "CLMDB", "watcher-test-helper"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -304,8 +302,6 @@ let package = Package(
                 "WatcherSimnet",
                 "WatcherHTTP",
                 "WatcherCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")],
@@ -366,7 +362,6 @@ let package = Package(
                 "WatcherSimnet",
                 "BlockbookProvider",
                 "RawAddrProvider",
-                "CoinDeskProvider",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -381,7 +376,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WatcherAppTests",
-            dependencies: ["WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "watcher"],
+            dependencies: [
+                "WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "CoinDeskProvider", "watcher",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -10,6 +10,15 @@ public struct CoinDeskDecoder: Sendable {
     /// Creates a decoder.
     public init(provider: String) { self.provider = provider }
 
+    /// `updated`'s form, `Sep 30, 2021 11:48:00 UTC`.
+    private static let updatedFormat: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "MMM d, yyyy HH:mm:ss 'UTC'"
+        return formatter
+    }()
+
     /// Quotes for those of `currencies` the body's `bpi` holds.
     /// - Throws: ``ProviderError/invalidResponse(provider:detail:)`` when `bpi` or the time is missing or a
     ///   rate is not a positive number.
@@ -39,13 +48,7 @@ public struct CoinDeskDecoder: Sendable {
     /// `updatedISO` (ISO 8601 with an offset), else `updated` (`Sep 30, 2021 11:48:00 UTC`).
     func time(_ node: ProviderHTTP.JSONNode) throws -> Date {
         if let iso = try node["updatedISO"]?.string(), let date = ProviderHTTP.JSONNode.iso8601(iso) { return date }
-        if let text = try node["updated"]?.string() {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "MMM d, yyyy HH:mm:ss 'UTC'"
-            if let date = formatter.date(from: text) { return date }
-        }
+        if let text = try node["updated"]?.string(), let date = Self.updatedFormat.date(from: text) { return date }
         throw node.failure("no readable time at \(node.place) (updatedISO or updated)")
     }
 }

@@ -92,12 +92,8 @@ public struct JSONPriceProvider: PriceProvider {
         {
             return try node.date()
         }
-        if let header = response.header("Date") {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-            if let date = formatter.date(from: header) { return date }
+        if let header = response.header("Date"), let date = HTTPDate.parse(header, obsoleteForms: false) {
+            return date
         }
         return Date()
     }

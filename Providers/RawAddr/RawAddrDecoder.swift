@@ -122,17 +122,7 @@ public struct RawAddrDecoder: Sendable {
                 mempool.count += 1
             }
         }
-        guard sawConfirmed || txs.count < pageSize else {
-            return AddressSummary(
-                address: address,
-                balanceSat: nil,
-                totalReceivedSat: nil,
-                totalSentSat: nil,
-                txCount: nil,
-                unconfirmedBalanceSat: nil,
-                unconfirmedTxCount: nil
-            )
-        }
+        guard sawConfirmed || txs.count < pageSize else { return .unknown(address) }
         return AddressSummary(
             address: address,
             balanceSat: finalBalance - (mempool.received - mempool.sent),

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherSinks
 
 /// The `postgres` sink: one row per event in a PostgreSQL table, inserted in batches, idempotent by event id.
 public enum PostgresSinkPlugin: SinkPlugin {
@@ -97,20 +98,11 @@ public enum PostgresSinkPlugin: SinkPlugin {
                     minimum: .milliseconds(100),
                     doc: "Time to connect, and the statement timeout."
                 ) ?? .seconds(10)
-            maxAttempts =
-                reader.int("maxAttempts", default: 20, range: 1...1000, doc: "Attempts before dead-lettering.") ?? 20
-            maxAge =
-                reader.duration("maxAge", default: .seconds(86_400), doc: "Dead-letter events older than this.")
-                ?? .seconds(86_400)
-            initialBackoff =
-                reader.duration(
-                    "initialBackoff",
-                    default: .seconds(1),
-                    minimum: .milliseconds(1),
-                    doc: "First retry delay."
-                ) ?? .seconds(1)
-            maxBackoff =
-                reader.duration("maxBackoff", default: .seconds(60), doc: "Longest retry delay.") ?? .seconds(60)
+            (maxAttempts, maxAge, initialBackoff, maxBackoff) = DeliveryPolicy.readRetryOptions(
+                reader,
+                maxAttempts: 20,
+                maxBackoff: .seconds(60)
+            )
         }
     }
 

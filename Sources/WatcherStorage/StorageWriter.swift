@@ -1,4 +1,5 @@
 import NIOPosix
+import Synchronization
 
 /// Serialises every write transaction onto one dedicated OS thread.
 ///
@@ -10,7 +11,7 @@ public final class StorageWriter: Sendable {
     /// The environment written to.
     public let environment: Environment
     private let pool: NIOThreadPool
-    private let stopped = LockedFlag()
+    private let stopped = Atomic<Bool>(false)
 
     /// Starts the writer thread.
     public init(environment: Environment) {
@@ -25,7 +26,7 @@ public final class StorageWriter: Sendable {
     /// - Returns: what `body` returned, after the commit.
     /// - Throws: ``LMDBError``, ``StorageError/writerStopped``, or what `body` throws.
     public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
-        guard !stopped.isSet else { throw StorageError.writerStopped }
+        guard !stopped.load(ordering: .acquiring) else { throw StorageError.writerStopped }
         let environment = self.environment
         do {
             return try await pool.runIfActive { try environment.writeSync(body) }
@@ -36,7 +37,8 @@ public final class StorageWriter: Sendable {
 
     /// Finishes queued writes and stops the thread.
     public func shutdown() async {
-        guard stopped.setOnce() else { return }
+        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         try? await pool.shutdownGracefully()
     }
 }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import ServiceLifecycle
+import WatcherSimnet
 
 /// The Hummingbird responder of a ``FixtureServer``: the canned answer for the path, changed by the fault in force.
 struct FixtureResponder: HTTPResponder {
@@ -47,26 +48,6 @@ struct FixtureResponder: HTTPResponder {
             if let name = HTTPField.Name(header.name) { fields[name] = header.value }
         }
         let status = HTTPResponse.Status(code: answer.status)
-        guard let duration, !answer.body.isEmpty else {
-            return Response(
-                status: status,
-                headers: fields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
-            )
-        }
-        let bytes = answer.body
-        let chunkSize = max(1, (bytes.count + 9) / 10)
-        let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
-            Array(bytes[$0..<min(bytes.count, $0 + chunkSize)])
-        }
-        let pause = duration / max(1, chunks.count)
-        let body = ResponseBody(contentLength: bytes.count) { writer in
-            for chunk in chunks {
-                try await writer.write(ByteBuffer(bytes: chunk))
-                try await Task.sleep(for: pause)
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: status, headers: fields, body: body)
+        return .bytes(answer.body, status: status, headers: fields, trickleOver: duration)
     }
 }

@@ -80,9 +80,8 @@ struct EventsCommand: AsyncParsableCommand {
         }
 
         static func humanLine(_ event: LoggedEvent, color: Bool) -> String {
-            let sinkEvent = SinkEvent(seq: event.seq, id: event.id, type: event.type, body: event.body)
-            return String(event.seq).padding(toLength: 7, withPad: " ", startingAt: 0)
-                + PrettyEventLine.render(sinkEvent, color: color)
+            String(event.seq).padding(toLength: 7, withPad: " ", startingAt: 0)
+                + PrettyEventLine.render(event, color: color)
         }
 
         /// The log's range and the sinks' cursors, for humans.

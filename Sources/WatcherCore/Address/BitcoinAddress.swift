@@ -50,7 +50,7 @@ public struct BitcoinAddress: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// Creates an address from already-validated parts.
-    init(string: String, network: Network, kind: Kind, program: [UInt8]) {
+    package init(string: String, network: Network, kind: Kind, program: [UInt8]) {
         self.string = string
         self.network = network
         self.kind = kind

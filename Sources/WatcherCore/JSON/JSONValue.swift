@@ -48,18 +48,6 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    /// The JSON type name: `null`, `boolean`, `number`, `string`, `array`, `object`.
-    public var typeName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "boolean"
-        case .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
-
     /// The string, when this is a string.
     public var stringValue: String? {
         if case .string(let s) = self { return s }

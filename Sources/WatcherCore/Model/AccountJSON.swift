@@ -9,17 +9,7 @@ public enum AccountJSON {
     public static func account(address: String, label: String?, summary: AddressSummary?, fiat: [PriceQuote])
         -> JSONValue
     {
-        let base =
-            (summary
-            ?? AddressSummary(
-                address: address,
-                balanceSat: nil,
-                totalReceivedSat: nil,
-                totalSentSat: nil,
-                txCount: nil,
-                unconfirmedBalanceSat: nil,
-                unconfirmedTxCount: nil
-            )).jsonMembers
+        let base = (summary ?? .unknown(address)).jsonMembers
         var members = [base[0], .init("label", label.map(JSONValue.string) ?? .null)] + base.dropFirst()
         if let balance = summary?.balanceSat {
             members.append(.init("balanceBtc", .string(Satoshi.btc(balance))))

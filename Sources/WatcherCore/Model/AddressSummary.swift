@@ -34,4 +34,17 @@ public struct AddressSummary: Sendable, Hashable, Codable {
         self.unconfirmedBalanceSat = unconfirmedBalanceSat
         self.unconfirmedTxCount = unconfirmedTxCount
     }
+
+    /// A summary of `address` with every value unknown (`nil`).
+    public static func unknown(_ address: String) -> AddressSummary {
+        AddressSummary(
+            address: address,
+            balanceSat: nil,
+            totalReceivedSat: nil,
+            totalSentSat: nil,
+            txCount: nil,
+            unconfirmedBalanceSat: nil,
+            unconfirmedTxCount: nil
+        )
+    }
 }

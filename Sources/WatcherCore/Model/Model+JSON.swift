@@ -5,9 +5,7 @@ import Foundation
 extension JSONValue {
     /// An ISO 8601 UTC time, whole seconds.
     public static func isoTime(_ date: Date) -> JSONValue {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return .string(formatter.string(from: date))
+        .string(ISO8601Time.string(date))
     }
 
     /// A JSON number, or `null`.

@@ -26,14 +26,6 @@ public enum ProviderError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    /// Whether retrying later may succeed.
-    public var isRetryable: Bool {
-        switch self {
-        case .rateLimited, .unavailable, .invalidResponse, .timeout, .transport: true
-        case .notFound, .badRequest, .unsupported: false
-        }
-    }
-
     public var description: String {
         switch self {
         case .rateLimited(let p, let after):

@@ -6,15 +6,7 @@ public enum RetryAfter {
     public static func parse(_ value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) {
-                return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
-            }
-        }
-        return nil
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
     }
 }

@@ -141,12 +141,6 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         }
     }
 
-    /// Tokens available now per provider, for metrics and the status server.
-    public func availableTokens() -> [String: Int] {
-        let now = clock.now
-        return lanes.mapValues { $0.bucket.available(now: now) }
-    }
-
     func report(_ transition: ProviderTransition) {
         switch transition.kind {
         case .degraded:

@@ -32,9 +32,9 @@ extension AddressReducer {
             .init("txid", .string(tx.txid)),
             .init("deltaSat", .sats(tx.deltaSat)),
             .init("deltaBtc", .string(Satoshi.btc(tx.deltaSat))),
-            .init("blockHeight", tx.blockHeight.map(JSONValue.int) ?? .null),
+            .init("blockHeight", .integer(tx.blockHeight)),
             .init("blockHash", .optional(tx.blockHash)),
-            .init("confirmations", .int(confirmations)),
+            .init("confirmations", .integer(confirmations)),
             .init("balanceSat", balance.map(JSONValue.sats) ?? .null),
             .init("fiat", fiat(tx.deltaSat, prices: context.prices)),
         ]
@@ -73,6 +73,14 @@ extension AddressReducer {
             txData(tx, confirmations: confirmations, balance: balance, context: context),
             context: context
         )
+    }
+
+    /// ``confirmed(_:confirmations:balance:context:)`` for a transaction just seen in a block, with its confirmations
+    /// at `tipHeight` (at least 1, and 1 when the tip is unknown).
+    static func confirmed(_ tx: AddressState.TrackedTx, tipHeight: Int?, balance: Int64?, context: Context) -> NewEvent
+    {
+        let confirmations = tipHeight.flatMap { tip in tx.blockHeight.map { max(1, tip - $0 + 1) } } ?? 1
+        return confirmed(tx, confirmations: confirmations, balance: balance, context: context)
     }
 
     static func crossed(_ tx: AddressState.TrackedTx, threshold: Int, balance: Int64?, context: Context) -> NewEvent {

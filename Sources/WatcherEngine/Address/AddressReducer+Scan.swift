@@ -57,14 +57,7 @@ extension AddressReducer {
                 if item.deltaSat < 0 { summary.totalSentSat = summary.totalSentSat.map { $0 - item.deltaSat } }
                 state.summary = summary
             }
-            events.append(
-                confirmed(
-                    tx,
-                    confirmations: max(1, tipHeight - block.height + 1),
-                    balance: state.summary?.balanceSat,
-                    context: context
-                )
-            )
+            events.append(confirmed(tx, tipHeight: tipHeight, balance: state.summary?.balanceSat, context: context))
         }
         state.updatedAt = context.now
         events += confirmations(&state, tipHeight: tipHeight, context: context)

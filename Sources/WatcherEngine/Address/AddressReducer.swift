@@ -160,14 +160,8 @@ public enum AddressReducer {
             if baseline, height < since {
                 tx.announced = context.entry.thresholds
             } else {
-                let confirmations = tipHeight.map { max(1, $0 - height + 1) } ?? 1
                 events.append(
-                    confirmed(
-                        tx,
-                        confirmations: confirmations,
-                        balance: observation.summary.balanceSat,
-                        context: context
-                    )
+                    confirmed(tx, tipHeight: tipHeight, balance: observation.summary.balanceSat, context: context)
                 )
             }
             state.txs[item.txid] = tx
@@ -197,11 +191,10 @@ public enum AddressReducer {
                 tx.blockHash = found.blockHash ?? context.blockHashes[height]
                 tx.announced = []
                 state.txs[txid] = tx
-                let confirmations = observation.tipHeight.map { max(1, $0 - height + 1) } ?? 1
                 events.append(
                     confirmed(
                         tx,
-                        confirmations: confirmations,
+                        tipHeight: observation.tipHeight,
                         balance: observation.summary.balanceSat,
                         context: context
                     )

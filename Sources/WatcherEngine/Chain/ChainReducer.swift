@@ -78,12 +78,12 @@ public enum ChainReducer {
             subject: header.hash,
             data: [
                 .init("chain", .string(settings.chain)),
-                .init("height", .int(header.height)),
+                .init("height", .integer(header.height)),
                 .init("hash", .string(header.hash)),
                 .init("time", .string(EventBuilder.timestamp(header.time))),
-                .init("txCount", .int(header.txCount)),
+                .init("txCount", .integer(header.txCount)),
                 .init("merkleRoot", .string(header.merkleRoot)),
-                .init("nonce", .int(header.nonce)),
+                .init("nonce", .integer(header.nonce)),
                 .init("previousHash", .optional(header.previousHash)),
             ]
         )
@@ -97,7 +97,7 @@ public enum ChainReducer {
         builder: EventBuilder
     ) -> NewEvent {
         func refs(_ blocks: [BlockRef]) -> JSONValue {
-            .array(blocks.map { .object([.init("height", .int($0.height)), .init("hash", .string($0.hash))]) })
+            .array(blocks.map { .object([.init("height", .integer($0.height)), .init("hash", .string($0.hash))]) })
         }
         let depth = (memory.tip?.height ?? fork) - fork
         return builder.make(
@@ -107,8 +107,8 @@ public enum ChainReducer {
             subject: outcome.orphaned.last?.hash ?? "",
             data: [
                 .init("chain", .string(settings.chain)),
-                .init("forkHeight", .int(fork)),
-                .init("depth", .int(depth)),
+                .init("forkHeight", .integer(fork)),
+                .init("depth", .integer(depth)),
                 .init("beyondMemory", .bool(outcome.beyondMemory)),
                 .init("orphaned", refs(outcome.orphaned)),
                 .init("replacement", refs(outcome.headers.map(\.ref))),

@@ -56,17 +56,11 @@ public struct EventBuilder: Sendable {
 
     /// ISO 8601 UTC with milliseconds.
     public static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        ISO8601Time.stringWithMilliseconds(date)
     }
 }
 
 extension JSONValue {
-    /// A JSON number from an integer.
-    static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number("\(value)") }
-
     /// A satoshi amount: the integer.
     static func sats(_ value: Int64) -> JSONValue { .number("\(value)") }
 

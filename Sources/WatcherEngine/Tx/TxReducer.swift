@@ -134,9 +134,9 @@ public enum TxReducer {
             subject: context.txid,
             data: [
                 .init("chain", .string(context.chain)), .init("txid", .string(context.txid)),
-                .init("blockHeight", state.blockHeight.map(JSONValue.int) ?? .null),
+                .init("blockHeight", .integer(state.blockHeight)),
                 .init("blockHash", .optional(state.blockHash)),
-                .init("confirmations", .int(confirmations)),
+                .init("confirmations", .integer(confirmations)),
                 .init("feeSat", state.feeSat.map(JSONValue.sats) ?? .null),
             ] + extra
         )

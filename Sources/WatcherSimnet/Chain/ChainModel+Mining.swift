@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Block production: the funding block, regular blocks and the random traffic that fills them.
 extension ChainModel {
     /// Mines `count` blocks on the tip, each confirming the whole mempool plus random transactions.

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Control-API mutations: payments to any address and chain reorganisations.
 extension ChainModel {
     /// Creates an unconfirmed transaction paying `amountSat` to `address` from the funded addresses'

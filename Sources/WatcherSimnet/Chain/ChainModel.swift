@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// The simulated Bitcoin chain: blocks, transactions, mempool and per-address indexes.
 ///
 /// A pure value type with a seeded generator; it does no I/O and reads no clock, so equal
@@ -56,7 +58,7 @@ public struct ChainModel: Sendable {
     /// The parameters the chain was built with.
     public let parameters: ChainParameters
 
-    var rng: SeededGenerator
+    var rng: SplitMixRandom
     /// The main chain, index 0 at `parameters.startHeight`.
     public internal(set) var blocks: [SimBlock] = []
     var heightByHash: [String: Int] = [:]
@@ -79,7 +81,7 @@ public struct ChainModel: Sendable {
     /// Builds the chain's first `initialBlocks` blocks.
     public init(parameters: ChainParameters) {
         self.parameters = parameters
-        self.rng = SeededGenerator(seed: parameters.seed)
+        self.rng = SplitMixRandom(seed: parameters.seed)
         let kinds: [SimAddress.Kind] = [.p2wpkh, .p2tr, .p2pkh, .p2sh]
         for index in 0..<parameters.fundedAddressCount {
             let address = SimAddress.random(kinds[index % kinds.count], using: &rng)

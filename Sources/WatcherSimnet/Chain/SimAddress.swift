@@ -68,20 +68,41 @@ public struct SimAddress: Sendable, Hashable {
     }
 
     /// A fresh random address of `kind`, drawn from `rng`.
-    static func random(_ kind: Kind, using rng: inout SeededGenerator) -> SimAddress {
+    static func random(_ kind: Kind, using rng: inout SplitMixRandom) -> SimAddress {
         let length = kind == .p2tr || kind == .p2wsh ? 32 : 20
         return SimAddress(kind: kind, program: rng.bytes(length))
     }
 
-    /// The scriptPubKey this address pays to.
-    public var scriptPubKey: [UInt8] {
-        switch kind {
-        case .p2pkh: [0x76, 0xa9, 0x14] + program + [0x88, 0xac]
-        case .p2sh: [0xa9, 0x14] + program + [0x87]
-        case .p2wpkh, .p2wsh, .p2tr, .witnessUnknown:
-            [witnessOpcode, UInt8(program.count)] + program
-        }
+    /// The simnet's view of a mainnet address WatcherCore decoded.
+    init(_ address: BitcoinAddress) {
+        let kind: Kind =
+            switch address.kind {
+            case .p2pkh: .p2pkh
+            case .p2sh: .p2sh
+            case .p2wpkh: .p2wpkh
+            case .p2wsh: .p2wsh
+            case .p2tr: .p2tr
+            case .witnessUnknown: .witnessUnknown
+            }
+        self.init(string: address.string, kind: kind, witnessVersion: address.witnessVersion, program: address.program)
     }
+
+    /// The same address as WatcherCore's ``BitcoinAddress``.
+    var bitcoinAddress: BitcoinAddress {
+        let coreKind: BitcoinAddress.Kind =
+            switch kind {
+            case .p2pkh: .p2pkh
+            case .p2sh: .p2sh
+            case .p2wpkh: .p2wpkh
+            case .p2wsh: .p2wsh
+            case .p2tr: .p2tr
+            case .witnessUnknown: .witnessUnknown(version: witnessVersion ?? 2)
+            }
+        return BitcoinAddress(string: string, network: .mainnet, kind: coreKind, program: program)
+    }
+
+    /// The scriptPubKey this address pays to.
+    public var scriptPubKey: [UInt8] { bitcoinAddress.scriptPubKey }
 
     /// The scriptPubKey as lower-case hex.
     public var scriptHex: String { Hex.encode(scriptPubKey) }
@@ -107,10 +128,5 @@ public struct SimAddress: Sendable, Hashable {
         case .p2wpkh, .p2wsh, .p2tr, .witnessUnknown:
             return "\(witnessVersion ?? 0) \(hex)"
         }
-    }
-
-    private var witnessOpcode: UInt8 {
-        let version = witnessVersion ?? 0
-        return version == 0 ? 0x00 : 0x50 + version
     }
 }

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// The confirmed, unspent outputs owned by funded addresses: what random and control
 /// transactions may spend. An array plus an index gives O(1) insert, remove and random pick,
 /// in an order that depends only on the sequence of operations (never on hashing).
@@ -24,7 +26,7 @@ struct SpendablePool: Sendable {
     }
 
     /// Removes and returns a random element.
-    mutating func takeRandom(using rng: inout SeededGenerator) -> SimOutpoint? {
+    mutating func takeRandom(using rng: inout SplitMixRandom) -> SimOutpoint? {
         guard !items.isEmpty else { return nil }
         let picked = items[rng.next(below: items.count)]
         remove(picked)

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// The raw wire form of a simulated transaction: BIP144 serialization with plausible signatures.
 ///
 /// Signatures and public keys are filler bytes derived from the txid, so a transaction always
@@ -27,7 +29,7 @@ struct TxSerializer: Sendable {
     let resolve: @Sendable (String) -> SimAddress?
 
     func serialize(_ tx: SimTransaction) -> Result {
-        var filler = SeededGenerator(seed: UInt64(tx.txid.prefix(16), radix: 16) ?? 0)
+        var filler = SplitMixRandom(seed: UInt64(tx.txid.prefix(16), radix: 16) ?? 0)
         var scriptSigs: [[UInt8]] = []
         var witnesses: [[[UInt8]]] = []
         if let coinbase = tx.coinbaseScript {
@@ -103,7 +105,7 @@ struct TxSerializer: Sendable {
         return [0x6a, UInt8(data.count)] + data
     }
 
-    private func unlocking(_ address: SimAddress?, filler: inout SeededGenerator) -> ([UInt8], [[UInt8]]) {
+    private func unlocking(_ address: SimAddress?, filler: inout SplitMixRandom) -> ([UInt8], [[UInt8]]) {
         let signature = [0x30, 0x44] + filler.bytes(69)  // DER-ish 71 bytes incl. sighash byte
         let pubkey = [0x02] + filler.bytes(32)
         switch address?.kind {

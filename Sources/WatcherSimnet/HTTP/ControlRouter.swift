@@ -65,7 +65,7 @@ struct ControlRouter: Sendable {
         .json(.object([.init("error", .string(message))]), status: status)
     }
 
-    static func ref(_ block: SimBlock) -> SimJSON {
+    static func ref(_ block: SimBlock) -> JSONValue {
         .object([.init("height", .integer(block.height)), .init("hash", .string(block.hash))])
     }
 
@@ -92,7 +92,7 @@ struct ControlRouter: Sendable {
 
     private func reorg(_ body: [UInt8]) throws -> SimReply {
         let replaced = try engine.reorg(depth: decode(ReorgRequest.self, body).depth)
-        let rows: [SimJSON] = replaced.map {
+        let rows: [JSONValue] = replaced.map {
             .object([
                 .init("height", .integer($0.height)),
                 .init("oldHash", .string($0.oldHash)),
@@ -187,7 +187,7 @@ struct ControlRouter: Sendable {
 
     private func addresses() -> SimReply {
         let world = engine.snapshot()
-        let rows: [SimJSON] = world.chain.truths().map { truth in
+        let rows: [JSONValue] = world.chain.truths().map { truth in
             .object([
                 .init("address", .string(truth.address)),
                 .init("kind", .string(truth.kind.rawValue)),

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Each provider family's own error answers, as the real services send them.
 enum FamilyErrors {
     /// Over the rate limit: 429 with the family's body (the caller adds `Retry-After`).

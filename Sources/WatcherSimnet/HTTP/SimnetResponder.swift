@@ -88,27 +88,7 @@ struct SimnetResponder: HTTPResponder {
         if let retryAfter = reply.retryAfter { fields[.retryAfter] = String(retryAfter) }
         if let location = reply.location { fields[.location] = location }
         let status = HTTPResponse.Status(code: reply.status)
-        guard let duration, !reply.body.isEmpty else {
-            return Response(
-                status: status,
-                headers: fields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
-            )
-        }
-        let bytes = reply.body
-        let chunkSize = max(1, (bytes.count + 9) / 10)
-        let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
-            Array(bytes[$0..<min(bytes.count, $0 + chunkSize)])
-        }
-        let pause = duration / max(1, chunks.count)
-        let body = ResponseBody(contentLength: bytes.count) { writer in
-            for chunk in chunks {
-                try await writer.write(ByteBuffer(bytes: chunk))
-                try await Task.sleep(for: pause)
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: status, headers: fields, body: body)
+        return .bytes(reply.body, status: status, headers: fields, trickleOver: duration)
     }
 
     /// The path with `%XX` escapes decoded (invalid escapes are kept as they are).

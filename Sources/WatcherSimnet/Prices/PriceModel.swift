@@ -1,4 +1,5 @@
 import Foundation
+import WatcherCore
 
 /// Bitcoin prices in USD, GBP and EUR as a seeded random walk.
 ///
@@ -12,7 +13,7 @@ public struct PriceModel: Sendable {
         .eur: Decimal(60_000),
     ]
 
-    private var rng: SeededGenerator
+    private var rng: SplitMixRandom
     /// The current prices.
     public private(set) var prices: [PriceCurrency: Decimal]
     /// Unix time of the last change (`0` until set by the owner).
@@ -20,7 +21,7 @@ public struct PriceModel: Sendable {
 
     /// Creates a walk starting at `prices` (missing currencies take ``defaultPrices``).
     public init(seed: UInt64, prices: [PriceCurrency: Decimal] = [:]) {
-        rng = SeededGenerator(seed: seed ^ 0x5052_4943_4553_2121)
+        rng = SplitMixRandom(seed: seed ^ 0x5052_4943_4553_2121)
         self.prices = Self.defaultPrices.merging(prices) { _, new in new }
     }
 

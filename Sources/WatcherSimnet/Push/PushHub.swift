@@ -171,7 +171,7 @@ final class PushHub: Sendable {
             for connection in state.connections.values {
                 guard let id = connection.blockID else { continue }
                 for block in blocks {
-                    let data = SimJSON.object([
+                    let data = JSONValue.object([
                         .init("height", .integer(block.height)), .init("hash", .string(block.hash)),
                     ])
                     frames.append((connection.outbox, Self.frame(id: id, data: data)))
@@ -184,14 +184,14 @@ final class PushHub: Sendable {
     }
 
     /// Pushes each transaction to the subscribers of the addresses it touches, once per address.
-    func publish(transactions: [(touched: Set<String>, json: SimJSON)]) {
+    func publish(transactions: [(touched: Set<String>, json: JSONValue)]) {
         let frames = state.withLock { state -> [(AsyncStream<String>.Continuation, String)] in
             var frames: [(AsyncStream<String>.Continuation, String)] = []
             for connection in state.connections.values {
                 guard let id = connection.addressID else { continue }
                 for tx in transactions {
                     for address in tx.touched.intersection(connection.addresses).sorted() {
-                        let data = SimJSON.object([.init("address", .string(address)), .init("tx", tx.json)])
+                        let data = JSONValue.object([.init("address", .string(address)), .init("tx", tx.json)])
                         frames.append((connection.outbox, Self.frame(id: id, data: data)))
                     }
                 }
@@ -202,7 +202,7 @@ final class PushHub: Sendable {
         for (outbox, frame) in frames { outbox.yield(frame) }
     }
 
-    static func frame(id: String, data: SimJSON) -> String {
-        String(decoding: SimJSON.object([.init("id", .string(id)), .init("data", data)]).bytes, as: UTF8.self)
+    static func frame(id: String, data: JSONValue) -> String {
+        String(decoding: JSONValue.object([.init("id", .string(id)), .init("data", data)]).bytes, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// `GET /api/v2/address/<addr>?details=&page=&pageSize=`.
 extension BlockbookRenderer {
     /// The `details` levels Blockbook accepts for Bitcoin-type addresses.
@@ -27,7 +29,7 @@ extension BlockbookRenderer {
         }
         let view = chain.view(of: address.string)
         let truth = view.truth
-        var object = SimJSONObject()
+        var object = JSONObjectBuilder()
         let ordered = view.newestFirst
         var paging: Paging?
         if details.hasPaging {

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Renders Blockbook REST v2 answers from a chain snapshot.
 ///
 /// Errors are HTTP 400 `{"error":"…"}` as Blockbook sends them for every public error.
@@ -13,7 +15,7 @@ struct BlockbookRenderer: Sendable {
     /// `GET /api/` (and every unmatched `/api/...` path): the `SystemInfo` status JSON.
     func status() -> SimReply {
         let tip = chain.tip
-        let blockbook: SimJSON = .object([
+        let blockbook: JSONValue = .object([
             .init("coin", .string("Bitcoin")),
             .init("network", .string("BTC")),
             .init("host", .string("simnet")),
@@ -35,7 +37,7 @@ struct BlockbookRenderer: Sendable {
             .init("historicalFiatRatesTime", .string(CalendarText.rfc3339Nano(Double(Int64(now) / 86_400 * 86_400)))),
             .init("about", .string("Blockbook - blockchain indexer for Trezor Suite (watcher simnet).")),
         ])
-        let backend: SimJSON = .object([
+        let backend: JSONValue = .object([
             .init("chain", .string("main")),
             .init("blocks", .integer(tip.height)),
             .init("headers", .integer(tip.height)),
@@ -78,7 +80,7 @@ struct BlockbookRenderer: Sendable {
             } else { nil }
         guard let block = found else { return Self.error("Block not found") }
         let paging = Paging(count: block.txCount, page: page, itemsOnPage: 1000)
-        var object = SimJSONObject()
+        var object = JSONObjectBuilder()
         paging.append(to: &object)
         object.add("hash", .string(block.hash))
         object.add("previousBlockHash", .string(block.previousBlockHash))
@@ -108,7 +110,7 @@ struct BlockbookRenderer: Sendable {
 
     /// `GET /api/v2/tickers/?currency=`: rates keyed by lower-case code; unknown currencies get `-1`.
     static func tickers(prices: PriceModel, currency: Substring?) -> SimReply {
-        var rates: [SimJSON.Member] = []
+        var rates: [JSONValue.Member] = []
         if let currency, !currency.isEmpty {
             let value = PriceCurrency(code: currency).map { DecimalText.number(prices.price($0), places: 2) } ?? "-1"
             rates.append(.init(currency.lowercased(), .number(value)))
@@ -143,7 +145,7 @@ struct Paging: Sendable {
         self.range = from..<min(count, from + itemsOnPage)
     }
 
-    func append(to object: inout SimJSONObject) {
+    func append(to object: inout JSONObjectBuilder) {
         object.add("page", .integer(page))
         object.add("totalPages", .integer(totalPages))
         object.add("itemsOnPage", .integer(itemsOnPage))

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Blockbook's `Tx` objects for one chain snapshot: the full form of `/api/v2/tx` and address
 /// `details=txs`, and the light form inside `/api/v2/block` pages. Empty fields are omitted the way
 /// Blockbook's Go structs omit them (`omitempty`).
@@ -6,10 +8,10 @@ struct BlockbookTxJSON: Sendable {
 
     /// The full transaction. `own` marks inputs/outputs of that address with `isOwn`; mempool
     /// transactions also carry `rbf`, the confirmation estimate and `coinSpecificData`.
-    func full(_ tx: SimTransaction, own: String? = nil) -> SimJSON {
+    func full(_ tx: SimTransaction, own: String? = nil) -> JSONValue {
         let wire = chain.serializer.serialize(tx)
         let location = chain.location(of: tx.txid)
-        var object = SimJSONObject()
+        var object = JSONObjectBuilder()
         object.add("txid", .string(tx.txid))
         if tx.version != 0 { object.add("version", .integer(tx.version)) }
         if tx.lockTime != 0 { object.add("lockTime", .integer(tx.lockTime)) }
@@ -28,10 +30,10 @@ struct BlockbookTxJSON: Sendable {
     }
 
     /// The light transaction of a block page: no hex, version or lock time; vin without txid/vout.
-    func light(_ tx: SimTransaction) -> SimJSON {
-        var object = SimJSONObject()
+    func light(_ tx: SimTransaction) -> JSONValue {
+        var object = JSONObjectBuilder()
         object.add("txid", .string(tx.txid))
-        var vin: [SimJSON] = []
+        var vin: [JSONValue] = []
         if tx.isCoinbase {
             vin.append(
                 .object([.init("n", .integer(0)), .init("isAddress", .bool(false)), .init("value", .string("0"))])
@@ -54,7 +56,7 @@ struct BlockbookTxJSON: Sendable {
         return object.value
     }
 
-    private func fullInputs(_ tx: SimTransaction, own: String?, scripts: [String]) -> [SimJSON] {
+    private func fullInputs(_ tx: SimTransaction, own: String?, scripts: [String]) -> [JSONValue] {
         if let coinbase = tx.coinbaseScript {
             return [
                 .object([
@@ -66,7 +68,7 @@ struct BlockbookTxJSON: Sendable {
             ]
         }
         return tx.inputs.enumerated().map { n, input in
-            var object = SimJSONObject()
+            var object = JSONObjectBuilder()
             object.add("txid", .string(input.prevout.txid))
             if input.prevout.vout != 0 { object.add("vout", .integer(input.prevout.vout)) }
             if input.sequence != 0 { object.add("sequence", .integer(input.sequence)) }
@@ -81,10 +83,10 @@ struct BlockbookTxJSON: Sendable {
         }
     }
 
-    private func outputs(_ tx: SimTransaction, own: String?, withHex: Bool) -> [SimJSON] {
+    private func outputs(_ tx: SimTransaction, own: String?, withHex: Bool) -> [JSONValue] {
         let serializer = chain.serializer
         return tx.outputs.enumerated().map { n, output in
-            var object = SimJSONObject()
+            var object = JSONObjectBuilder()
             object.add("value", .satoshiString(output.value))
             object.add("n", .integer(n))
             if chain.spender(of: SimOutpoint(txid: tx.txid, vout: n)) != nil { object.add("spent", .bool(true)) }
@@ -104,7 +106,7 @@ struct BlockbookTxJSON: Sendable {
     private func appendBlockFields(
         _ tx: SimTransaction,
         location: ChainModel.TxLocation?,
-        to object: inout SimJSONObject,
+        to object: inout JSONObjectBuilder,
         estimate: Bool
     ) {
         if let location, let block = chain.block(height: location.height) {
@@ -123,7 +125,7 @@ struct BlockbookTxJSON: Sendable {
         }
     }
 
-    private func appendValues(_ tx: SimTransaction, to object: inout SimJSONObject) {
+    private func appendValues(_ tx: SimTransaction, to object: inout JSONObjectBuilder) {
         object.add("value", .satoshiString(tx.valueOut))
         object.add("valueIn", .satoshiString(tx.valueIn))
         object.add("fees", .satoshiString(tx.fee))

@@ -1,13 +1,15 @@
+import WatcherCore
+
 /// Bitcoin Core's `getrawtransaction` verbose JSON, which Blockbook passes through as
 /// `coinSpecificData` for mempool transactions. Amounts here are BTC as JSON numbers (the node's
 /// format), not satoshi strings.
 struct NodeTxJSON: Sendable {
     let chain: ChainModel
 
-    func transaction(_ tx: SimTransaction, wire: TxSerializer.Result) -> SimJSON {
-        var vin: [SimJSON] = []
+    func transaction(_ tx: SimTransaction, wire: TxSerializer.Result) -> JSONValue {
+        var vin: [JSONValue] = []
         for (index, input) in tx.inputs.enumerated() {
-            var object = SimJSONObject()
+            var object = JSONObjectBuilder()
             object.add("txid", .string(input.prevout.txid))
             object.add("vout", .integer(input.prevout.vout))
             object.add(
@@ -20,8 +22,8 @@ struct NodeTxJSON: Sendable {
             vin.append(object.value)
         }
         let serializer = chain.serializer
-        let vout: [SimJSON] = tx.outputs.enumerated().map { n, output in
-            var script = SimJSONObject()
+        let vout: [JSONValue] = tx.outputs.enumerated().map { n, output in
+            var script = JSONObjectBuilder()
             let hex = Hex.encode(serializer.outputScript(output))
             if let text = output.address, let address = chain.address(text) {
                 script.add("asm", .string(address.scriptAsm))

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Renders the price feeds: CoinDesk BPI v1 and Coinbase's spot price.
 struct PriceRenderer: Sendable {
     let prices: PriceModel
@@ -19,7 +21,7 @@ struct PriceRenderer: Sendable {
         }
         // The index is published once a minute.
         let minute = Int64(prices.updatedAt) / 60 * 60
-        var object = SimJSONObject()
+        var object = JSONObjectBuilder()
         object.add(
             "time",
             .object([
@@ -30,9 +32,9 @@ struct PriceRenderer: Sendable {
         )
         object.add("disclaimer", .string(Self.disclaimer))
         if code == nil { object.add("chartName", .string("Bitcoin")) }
-        let bpi: [SimJSON.Member] = currencies.map { currency in
+        let bpi: [JSONValue.Member] = currencies.map { currency in
             let price = prices.price(currency)
-            var entry = SimJSONObject()
+            var entry = JSONObjectBuilder()
             entry.add("code", .string(currency.rawValue))
             if code == nil { entry.add("symbol", .string(currency.htmlSymbol)) }
             entry.add("rate", .string(DecimalText.fixed(price, places: 4, grouping: true)))

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Renders blockchain.info-style answers (`/rawaddr`, `/multiaddr`, `/latestblock`) from a chain
 /// snapshot. Amounts are JSON integers of satoshi; errors are plain text, as the real API sends them.
 struct RawAddrRenderer: Sendable {
@@ -41,7 +43,7 @@ struct RawAddrRenderer: Sendable {
             limit: min(max(n ?? 100, 0), 100),
             offset: max(offset ?? 0, 0)
         )
-        let entries: [SimJSON] = truths.sorted { $0.address < $1.address }.map { truth in
+        let entries: [JSONValue] = truths.sorted { $0.address < $1.address }.map { truth in
             .object([
                 .init("address", .string(truth.address)),
                 .init("final_balance", .integer(truth.finalBalanceSat)),
@@ -50,7 +52,7 @@ struct RawAddrRenderer: Sendable {
                 .init("total_sent", .integer(truth.totalSentSat + truth.unconfirmedSentSat)),
             ])
         }
-        let wallet: SimJSON = .object([
+        let wallet: JSONValue = .object([
             .init("final_balance", .integer(truths.reduce(0) { $0 + $1.finalBalanceSat })),
             .init("n_tx", .integer(page.count)),
             .init("n_tx_filtered", .integer(page.count)),
@@ -88,7 +90,7 @@ struct RawAddrRenderer: Sendable {
 
     /// The txs touching `addresses`, newest first, each with its `result` and running `balance`
     /// for the set; multi-address pages list only the inputs/outputs touching the set.
-    private func history(of addresses: [String], limit: Int, offset: Int) -> [SimJSON] {
+    private func history(of addresses: [String], limit: Int, offset: Int) -> [JSONValue] {
         let set = Set(addresses)
         let views = addresses.map { chain.view(of: $0) }
         var mempoolOrder: [String: Int] = [:]
@@ -122,7 +124,7 @@ struct RawAddrRenderer: Sendable {
         }
     }
 
-    private func info() -> SimJSON {
+    private func info() -> JSONValue {
         let tip = chain.tip
         return .object([
             .init("nconnected", .integer(0)),

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// blockchain.info's `Tx` object (shared by rawaddr and multiaddr) for one chain snapshot.
 struct RawAddrTxJSON: Sendable {
     let chain: ChainModel
@@ -5,11 +7,11 @@ struct RawAddrTxJSON: Sendable {
     /// The transaction. With `filter`, only inputs and outputs touching those addresses are listed
     /// (multiaddr's behaviour) while `vin_sz`/`vout_sz` keep the true counts. `result` and `balance`
     /// are the net effect on, and running balance of, the queried address set.
-    func transaction(_ tx: SimTransaction, filter: Set<String>?, result: Int64, balance: Int64) -> SimJSON {
+    func transaction(_ tx: SimTransaction, filter: Set<String>?, result: Int64, balance: Int64) -> JSONValue {
         let wire = chain.serializer.serialize(tx)
         let location = chain.location(of: tx.txid)
         let time = location.flatMap { chain.block(height: $0.height)?.time } ?? tx.firstSeen
-        var inputs: [SimJSON] = []
+        var inputs: [JSONValue] = []
         if let coinbase = tx.coinbaseScript {
             inputs.append(
                 .object([
@@ -32,11 +34,11 @@ struct RawAddrTxJSON: Sendable {
                 ])
             )
         }
-        var outs: [SimJSON] = []
+        var outs: [JSONValue] = []
         for (n, out) in tx.outputs.enumerated() where filter.map({ out.address.map($0.contains) ?? false }) ?? true {
             outs.append(output(out, n: n, of: tx))
         }
-        let height: SimJSON = location.map { .integer($0.height) } ?? .null
+        let height: JSONValue = location.map { .integer($0.height) } ?? .null
         return .object([
             .init("hash", .string(tx.txid)),
             .init("ver", .integer(tx.version)),
@@ -60,9 +62,9 @@ struct RawAddrTxJSON: Sendable {
     }
 
     /// An entry of `out`.
-    private func output(_ out: SimOutput, n: Int, of tx: SimTransaction) -> SimJSON {
+    private func output(_ out: SimOutput, n: Int, of tx: SimTransaction) -> JSONValue {
         let spender = chain.spender(of: SimOutpoint(txid: tx.txid, vout: n))
-        var object = SimJSONObject()
+        var object = JSONObjectBuilder()
         object.add("type", .integer(0))
         object.add("spent", .bool(spender != nil))
         object.add("value", .integer(out.value))
@@ -75,7 +77,7 @@ struct RawAddrTxJSON: Sendable {
     }
 
     /// An input's `prev_out`: the spent output, which this input spends.
-    private func output(of input: SimInput, spentBy tx: SimTransaction, input index: Int) -> SimJSON {
+    private func output(of input: SimInput, spentBy tx: SimTransaction, input index: Int) -> JSONValue {
         let previous = chain.transaction(input.prevout.txid)
         let script = chain.address(input.address)?.scriptHex ?? ""
         return .object([
@@ -93,7 +95,7 @@ struct RawAddrTxJSON: Sendable {
         ])
     }
 
-    private func spendingOutpoint(_ spend: ChainModel.SpendRef) -> SimJSON {
+    private func spendingOutpoint(_ spend: ChainModel.SpendRef) -> JSONValue {
         .object([
             .init("tx_index", .integer(chain.transaction(spend.txid)?.txIndex ?? 0)),
             .init("n", .integer(spend.input)),

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// A rendered HTTP answer, independent of the server framework: status, content type, body and
 /// extra headers. Renderers produce these; the responder turns them into Hummingbird responses.
 struct SimReply: Sendable {
@@ -23,7 +25,7 @@ struct SimReply: Sendable {
     }
 
     /// A JSON reply.
-    static func json(_ value: SimJSON, status: Int = 200) -> SimReply {
+    static func json(_ value: JSONValue, status: Int = 200) -> SimReply {
         SimReply(status: status, contentType: jsonType, body: value.bytes)
     }
 

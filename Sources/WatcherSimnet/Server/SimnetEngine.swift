@@ -61,7 +61,7 @@ final class SimnetEngine: Sendable {
     }
 
     /// Transactions as address pushes carry them: the addresses they touch and their Blockbook JSON.
-    static func pushed(_ txids: [String], _ chain: ChainModel) -> [(touched: Set<String>, json: SimJSON)] {
+    static func pushed(_ txids: [String], _ chain: ChainModel) -> [(touched: Set<String>, json: JSONValue)] {
         let render = BlockbookTxJSON(chain: chain)
         return txids.compactMap { chain.transaction($0) }.map { tx in
             (Set(tx.inputs.map(\.address) + tx.outputs.compactMap(\.address)), render.full(tx))

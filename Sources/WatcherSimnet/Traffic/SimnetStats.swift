@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Request statistics per provider family plus a log of recent requests (`GET /control/stats`).
 public struct SimnetStats: Sendable, Hashable {
     /// Counters of one family.
@@ -55,11 +57,11 @@ public struct SimnetStats: Sendable, Hashable {
     }
 
     /// The control API's JSON form.
-    var json: SimJSON {
-        let families: [SimJSON.Member] = ProviderFamily.allCases.map { family in
+    var json: JSONValue {
+        let families: [JSONValue.Member] = ProviderFamily.allCases.map { family in
             let counters = self.families[family] ?? Family()
             let endpoints = counters.endpoints.sorted { $0.key < $1.key }.map {
-                SimJSON.Member($0.key, .integer($0.value))
+                JSONValue.Member($0.key, .integer($0.value))
             }
             return .init(
                 family.rawValue,
@@ -71,8 +73,8 @@ public struct SimnetStats: Sendable, Hashable {
                 ])
             )
         }
-        let log: [SimJSON] = self.log.map { entry in
-            var object = SimJSONObject()
+        let log: [JSONValue] = self.log.map { entry in
+            var object = JSONObjectBuilder()
             object.add("t", .number(format3(entry.t)))
             object.add("family", .string(entry.family.rawValue))
             object.add("path", .string(entry.path))

@@ -17,10 +17,10 @@ struct TrafficPolicy: Sendable {
     private(set) var buckets: [ProviderFamily: SimnetTokenBucket] = [:]
     private(set) var faults: [ProviderFamily: FaultConfiguration] = [:]
     private(set) var stats = SimnetStats()
-    private var rng: SeededGenerator
+    private var rng: SplitMixRandom
 
     init(seed: UInt64) {
-        rng = SeededGenerator(seed: seed ^ 0x4641_554c_5453_2121)
+        rng = SplitMixRandom(seed: seed ^ 0x4641_554c_5453_2121)
     }
 
     /// Sets or clears (`nil` or `requests == 0`) a family's rate limit; the bucket starts full.

@@ -31,3 +31,29 @@ public struct DeliveryPolicy: Sendable, Equatable {
         batchSize: 512
     )
 }
+
+extension DeliveryPolicy {
+    /// The retry options of a sink that dead-letters (webhook, postgres), read in one order and with one wording so
+    /// that every such sink checks and documents them alike: `maxAttempts` (1...1000), `maxAge` (a day),
+    /// `initialBackoff` (1 s, at least 1 ms) and `maxBackoff`.
+    package static func readRetryOptions(_ reader: ObjectReader, maxAttempts: Int, maxBackoff: Duration)
+        -> (maxAttempts: Int, maxAge: Duration, initialBackoff: Duration, maxBackoff: Duration)
+    {
+        let attempts =
+            reader.int("maxAttempts", default: maxAttempts, range: 1...1000, doc: "Attempts before dead-lettering.")
+            ?? maxAttempts
+        let maxAge =
+            reader.duration("maxAge", default: .seconds(86_400), doc: "Dead-letter events older than this.")
+            ?? .seconds(86_400)
+        let initialBackoff =
+            reader.duration(
+                "initialBackoff",
+                default: .seconds(1),
+                minimum: .milliseconds(1),
+                doc: "First retry delay."
+            )
+            ?? .seconds(1)
+        let cap = reader.duration("maxBackoff", default: maxBackoff, doc: "Longest retry delay.") ?? maxBackoff
+        return (attempts, maxAge, initialBackoff, cap)
+    }
+}

@@ -133,7 +133,7 @@ public struct DeliveryStateMachine: Sendable {
         for event in fresh {
             if filter.matches(event.type) {
                 if window.events.count == policy.batchSize { break }
-                window.events.append(SinkEvent(seq: event.seq, id: event.id, type: event.type, body: event.body))
+                window.events.append(event)
             } else {
                 window.skipped.append(event.seq)
             }

@@ -65,21 +65,11 @@ public enum WebhookSinkPlugin: SinkPlugin {
             timeout =
                 reader.duration("timeout", default: .seconds(10), minimum: .milliseconds(100), doc: "Time per attempt.")
                 ?? .seconds(10)
-            maxAttempts =
-                reader.int("maxAttempts", default: 10, range: 1...1000, doc: "Attempts before dead-lettering.") ?? 10
-            maxAge =
-                reader.duration("maxAge", default: .seconds(86_400), doc: "Dead-letter events older than this.")
-                ?? .seconds(86_400)
-            initialBackoff =
-                reader.duration(
-                    "initialBackoff",
-                    default: .seconds(1),
-                    minimum: .milliseconds(1),
-                    doc: "First retry delay."
-                )
-                ?? .seconds(1)
-            maxBackoff =
-                reader.duration("maxBackoff", default: .seconds(300), doc: "Longest retry delay.") ?? .seconds(300)
+            (maxAttempts, maxAge, initialBackoff, maxBackoff) = DeliveryPolicy.readRetryOptions(
+                reader,
+                maxAttempts: 10,
+                maxBackoff: .seconds(300)
+            )
             retryStatuses = Self.readRetryStatuses(reader)
         }
 

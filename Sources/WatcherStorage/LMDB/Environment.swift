@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import Logging
+import Synchronization
 
 /// An open LMDB environment: one data directory holding `data.mdb` and `lock.mdb`.
 ///
@@ -20,7 +21,7 @@ public final class Environment: @unchecked Sendable {
     /// Reader slots of dead processes that the open cleared.
     public let staleReadersClearedAtOpen: Int
     let gate = ReadWriteGate()
-    private let closed = LockedFlag()
+    private let closed = Atomic<Bool>(false)
 
     /// Opens (and, unless read-only, creates) the environment at `path`.
     ///
@@ -88,7 +89,8 @@ public final class Environment: @unchecked Sendable {
 
     /// Closes the environment. Call it after every transaction has ended; later calls do nothing.
     public func close() {
-        guard closed.setOnce() else { return }
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         gate.exclusive { mdb_env_close(handle) }
     }
 
@@ -142,27 +144,5 @@ public final class Environment: @unchecked Sendable {
     /// Adopts a map grown by another process (`MDB_MAP_RESIZED`).
     func adoptResizedMap() throws(LMDBError) {
         try setMapSize(0)
-    }
-}
-
-/// A flag that can be set once, from any thread.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    /// Whether the flag is set.
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    /// Sets the flag; returns `true` only for the first caller.
-    func setOnce() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if value { return false }
-        value = true
-        return true
     }
 }

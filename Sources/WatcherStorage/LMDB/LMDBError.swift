@@ -30,8 +30,6 @@ public struct LMDBError: Error, CustomStringConvertible, Equatable, Sendable {
         return text
     }
 
-    /// `MDB_NOTFOUND`.
-    public var isNotFound: Bool { code == MDB_NOTFOUND }
     /// `MDB_MAP_FULL`: the map (maximum database size) is exhausted.
     public var isMapFull: Bool { code == MDB_MAP_FULL }
     /// `MDB_MAP_RESIZED`: another process grew the map.

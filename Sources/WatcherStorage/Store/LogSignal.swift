@@ -1,7 +1,9 @@
+import Synchronization
+
 /// Wakes the delivery workers when the engine has appended events: every subscriber gets its own stream, and
 /// notifications coalesce (a worker that is busy sees one pending wake-up, however many appends happened).
 public final class LogSignal: Sendable {
-    private let subscribers = LockedBox<[AsyncStream<Void>.Continuation]>([])
+    private let subscribers = Mutex<[AsyncStream<Void>.Continuation]>([])
 
     /// Creates a signal.
     public init() {}
@@ -9,30 +11,17 @@ public final class LogSignal: Sendable {
     /// A new stream of wake-ups for one consumer.
     public func subscribe() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        subscribers.withValue { $0.append(continuation) }
+        subscribers.withLock { $0.append(continuation) }
         return stream
     }
 
     /// Wakes every subscriber.
     public func notify() {
-        for continuation in subscribers.withValue({ $0 }) { continuation.yield() }
+        for continuation in subscribers.withLock({ $0 }) { continuation.yield() }
     }
 
     /// Ends every stream (shutdown).
     public func finish() {
-        for continuation in subscribers.withValue({ $0 }) { continuation.finish() }
-    }
-}
-
-/// A value behind a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    // `@unchecked Sendable`: `value` is only touched under `lock`.
-    private let lock = ReadWriteGate()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.exclusive { try body(&value) }
+        for continuation in subscribers.withLock({ $0 }) { continuation.finish() }
     }
 }

@@ -49,25 +49,9 @@ public struct AddressState: Sendable, Hashable, Codable {
     }
 }
 
-/// One entry of the durable event log.
-public struct LoggedEvent: Sendable, Hashable {
-    /// Position in the log; strictly increasing, never reused.
-    public var seq: UInt64
-    /// The event id (derived from the fact the event reports).
-    public var id: String
-    /// The event type, e.g. `block.new`.
-    public var type: String
-    /// The serialized event envelope.
-    public var body: [UInt8]
-
-    /// Creates an entry.
-    public init(seq: UInt64, id: String, type: String, body: [UInt8]) {
-        self.seq = seq
-        self.id = id
-        self.type = type
-        self.body = body
-    }
-}
+/// One entry of the durable event log: position (strictly increasing, never reused), id, type and envelope, the
+/// event exactly as a sink receives it.
+public typealias LoggedEvent = SinkEvent
 
 /// An event a sink gave up on, kept for `watcher deadletters` to show and replay.
 public struct DeadLetter: Sendable, Hashable, Codable {
@@ -105,6 +89,3 @@ public struct DeadLetter: Sendable, Hashable, Codable {
         self.deadAt = deadAt
     }
 }
-
-/// The latest price of one currency with its source.
-public typealias PriceRecord = PriceQuote

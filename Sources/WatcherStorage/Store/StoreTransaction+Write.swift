@@ -66,11 +66,6 @@ extension StoreTransaction where Txn == WriteTransaction {
         try txn.put(tables.cursors, Keys.text(sink), seq.bigEndianBytes)
     }
 
-    /// Forgets a sink's cursor (the sink was removed from config).
-    public func removeCursor(sink: String) throws {
-        try txn.delete(tables.cursors, Keys.text(sink))
-    }
-
     /// Records a dead letter.
     public func putDeadLetter(_ letter: DeadLetter) throws {
         try put(tables.deadLetters, Keys.deadLetter(letter.sink, letter.seq), letter)
