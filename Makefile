@@ -56,6 +56,8 @@ example-test:
 	$(SWIFT) test --package-path $(EXAMPLE) --scratch-path $(CURDIR)/.build --skip-build
 	.build/debug/watcher-esplora plugins | grep -q '^esplora ' || (echo "watcher-esplora does not list esplora" && false)
 	cd $(EXAMPLE) && $(CURDIR)/.build/debug/watcher-esplora check -c esplora.json > /dev/null
+	@# The build plan on disk is now the example's: drop it, so the next build here plans afresh (deleted files!).
+	rm -f .build/debug.yaml .build/*/debug/description.json
 
 # Coverage-guided fuzzing of the parsers that face the outside (docs/fuzzing.md): libFuzzer through the toolchain's
 # -sanitize=fuzzer,address, in its own scratch path. `make fuzz` runs each harness FUZZ_SECONDS (default 60);

@@ -36,13 +36,17 @@ public struct WatcherCommand: AsyncParsableCommand {
         arguments: [String]? = nil
     ) async -> Never {
         let registry = CommandPlugins.builtIn(plus: providers, sinks: sinks)
-        await CommandPlugins.$registry.withValue(registry) {
-            await runMain(arguments: arguments)
-        }
+        let code = await CommandPlugins.$registry.withValue(registry) { await runCommand(arguments: arguments) }
+        Foundation.exit(code)
     }
 
     /// Parses the arguments, runs the command and exits with the documented code.
     public static func runMain(arguments: [String]? = nil) async -> Never {
+        Foundation.exit(await runCommand(arguments: arguments))
+    }
+
+    /// Parses the arguments and runs the command; returns the documented exit code.
+    static func runCommand(arguments: [String]?) async -> Int32 {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             let level = ProcessInfo.processInfo.environment["WATCHER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
@@ -56,22 +60,22 @@ public struct WatcherCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            Foundation.exit(0)
+            return 0
         } catch let failure as CommandFailure {
             Output.err("error: \(failure.message)")
-            Foundation.exit(failure.exitCode)
+            return failure.exitCode
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 Output.out(fullMessage(for: error))
-                Foundation.exit(0)
+                return 0
             }
             if let exit = error as? ExitCode {
-                Foundation.exit(exit.rawValue)
+                return exit.rawValue
             }
             Output.err(fullMessage(for: error))
             // ArgumentParser's usage errors (64) become the documented 2.
-            Foundation.exit(code == .validationFailure ? 2 : 1)
+            return code == .validationFailure ? 2 : 1
         }
     }
 }
