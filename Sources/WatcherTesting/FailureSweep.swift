@@ -68,21 +68,14 @@ public struct FailureSweep: Sendable {
                     slowDuration: .seconds(5)
                 )
             )
-            await withTaskGroup(of: Void.self) { group in
-                for operation in operations {
-                    // Blockbook's status page is the right answer to a status probe, whatever the fault's intent.
-                    let allowSuccess = kind == .wrongShape && operation.name == "health()"
-                    group.addTask {
-                        await operation.expectFailure(
-                            provider: id,
-                            "\(expected) under the \(kind.rawValue) fault",
-                            allowSuccess: allowSuccess,
-                            sourceLocation: sourceLocation,
-                            matches: matches
-                        )
-                    }
-                }
-            }
+            // Blockbook's status page is the right answer to a status probe, whatever the fault's intent.
+            await operations.expectFailures(
+                provider: id,
+                "\(expected) under the \(kind.rawValue) fault",
+                sourceLocation: sourceLocation,
+                allowSuccess: { kind == .wrongShape && $0.name == "health()" },
+                matches: matches
+            )
         }
         await harness.setFaults(nil)
     }
@@ -120,14 +113,12 @@ public struct FailureSweep: Sendable {
     /// A 16-byte body cap: every answer is too large.
     public func bodyCap() async throws {
         let (id, operations) = try subject(harness.baseURL, harness.clamped(maxBodyBytes: 16))
-        for operation in operations {
-            await operation.expectFailure(
-                provider: id,
-                "invalidResponse for a body over the cap",
-                sourceLocation: sourceLocation,
-                matches: Self.isInvalidResponse
-            )
-        }
+        await operations.expectFailures(
+            provider: id,
+            "invalidResponse for a body over the cap",
+            sourceLocation: sourceLocation,
+            matches: Self.isInvalidResponse
+        )
     }
 
     /// Nothing listens on the port of a simnet that was just shut down.
@@ -144,22 +135,23 @@ public struct FailureSweep: Sendable {
         await closed.shutdown()
         // AsyncHTTPClient retries refused connections until the budget ends, so a timeout is as right here.
         let (id, operations) = try subject(url, harness.clamped(budget: Self.budget))
-        await withTaskGroup(of: Void.self) { group in
-            for operation in operations {
-                group.addTask {
-                    await operation.expectFailure(provider: id, "transport or timeout", sourceLocation: sourceLocation)
-                    {
-                        switch $0 {
-                        case .transport, .timeout: true
-                        default: false
-                        }
-                    }
-                }
-            }
-        }
+        await operations.expectFailures(
+            provider: id,
+            "transport or timeout",
+            sourceLocation: sourceLocation,
+            matches: Self.isTransportOrTimeout
+        )
     }
 
     @Sendable static func isInvalidResponse(_ error: ProviderError) -> Bool {
         if case .invalidResponse = error { true } else { false }
+    }
+
+    /// A closed port: AsyncHTTPClient retries refused connections until the budget ends, so a timeout is as right.
+    @Sendable static func isTransportOrTimeout(_ error: ProviderError) -> Bool {
+        switch error {
+        case .transport, .timeout: true
+        default: false
+        }
     }
 }

@@ -39,29 +39,21 @@ struct FixtureFailureSweep {
         let (id, operations) = try subject(server.baseURL, clamped)
         for (fault, expected, matches) in cases {
             server.setFault(fault)
-            await withTaskGroup(of: Void.self) { group in
-                for operation in operations {
-                    group.addTask {
-                        await operation.expectFailure(
-                            provider: id,
-                            "\(expected) under \(fault)",
-                            sourceLocation: sourceLocation,
-                            matches: matches
-                        )
-                    }
-                }
-            }
+            await operations.expectFailures(
+                provider: id,
+                "\(expected) under \(fault)",
+                sourceLocation: sourceLocation,
+                matches: matches
+            )
         }
         server.setFault(nil)
         let (_, capped) = try subject(server.baseURL, ClampedFetcher(server.http, maxBodyBytes: 16))
-        for operation in capped {
-            await operation.expectFailure(
-                provider: id,
-                "invalidResponse for a body over a 16-byte cap",
-                sourceLocation: sourceLocation,
-                matches: FailureSweep.isInvalidResponse
-            )
-        }
+        await capped.expectFailures(
+            provider: id,
+            "invalidResponse for a body over a 16-byte cap",
+            sourceLocation: sourceLocation,
+            matches: FailureSweep.isInvalidResponse
+        )
         try await deadPort()
     }
 
@@ -69,15 +61,12 @@ struct FixtureFailureSweep {
     private func deadPort() async throws {
         let url = try await FixtureServer.with([:]) { $0.baseURL }
         let (id, operations) = try subject(url, ClampedFetcher(server.http, maxBudget: FailureSweep.budget))
-        for operation in operations {
-            // AsyncHTTPClient retries refused connections until the budget ends, so a timeout is as right here.
-            await operation.expectFailure(provider: id, "transport or timeout", sourceLocation: sourceLocation) {
-                switch $0 {
-                case .transport, .timeout: true
-                default: false
-                }
-            }
-        }
+        await operations.expectFailures(
+            provider: id,
+            "transport or timeout",
+            sourceLocation: sourceLocation,
+            matches: FailureSweep.isTransportOrTimeout
+        )
     }
 
     private func subject(_ baseURL: String, _ http: any HTTPFetching) throws -> (String, [ProviderOperation]) {

@@ -90,3 +90,30 @@ public struct ProviderOperation: Sendable {
         }
     }
 }
+
+extension [ProviderOperation] {
+    /// Runs every operation at once and expects each to throw a ``ProviderError`` that names `provider` and
+    /// `matches`; operations for which `allowSuccess` is true may also succeed.
+    public func expectFailures(
+        provider: String,
+        _ expected: String,
+        sourceLocation: SourceLocation,
+        allowSuccess: @Sendable (ProviderOperation) -> Bool = { _ in false },
+        matches: @escaping @Sendable (ProviderError) -> Bool
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for operation in self {
+                let allowed = allowSuccess(operation)
+                group.addTask {
+                    await operation.expectFailure(
+                        provider: provider,
+                        expected,
+                        allowSuccess: allowed,
+                        sourceLocation: sourceLocation,
+                        matches: matches
+                    )
+                }
+            }
+        }
+    }
+}
