@@ -271,7 +271,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WatcherCoreTests",
-            dependencies: ["WatcherCore"],
+            dependencies: ["WatcherCore", "WatcherTesting"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -285,6 +285,7 @@ let package = Package(
             dependencies: [
                 "WatcherSimnet",
                 "WatcherCore",
+                "WatcherTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -328,6 +329,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherCore",
+                "WatcherTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -346,6 +348,7 @@ let package = Package(
                 "WatcherSinks",
                 "WatcherStorage",
                 "WatcherCore",
+                "WatcherTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -359,6 +362,7 @@ let package = Package(
                 "WatcherApp",
                 "watcher",
                 "WatcherCore",
+                "WatcherTesting",
                 "WatcherStorage",
                 "WatcherEngine",
                 "WatcherSinks",

@@ -4,6 +4,7 @@ import Testing
 import WatcherCore
 import WatcherSimnet
 import WatcherStorage
+import WatcherTesting
 
 /// The explorer commands as a user runs them: against the data dir `watcher demo` leaves behind, and
 /// `accounts add` against a live provider while `watcher run` is running.
@@ -17,7 +18,7 @@ struct ExplorerTests {
 
     static func watcher(_ arguments: [String]) async throws -> Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: KillTests.executable)
+        process.executableURL = URL(fileURLWithPath: DaemonProcess.executable)
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -36,7 +37,7 @@ struct ExplorerTests {
             collected.withLock { $0.err.append(data) }
         }
         try process.run()
-        try await KillTests.reap(process)
+        try await DaemonProcess.reap(process)
         out.fileHandleForReading.readabilityHandler = nil
         err.fileHandleForReading.readabilityHandler = nil
         let restOut = out.fileHandleForReading.readDataToEndOfFile()
@@ -149,12 +150,7 @@ struct ExplorerTests {
             ])
             #expect(unused.status == 1 && unused.stderr.contains("has no transactions"), "\(unused.stderr)")
 
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: KillTests.executable)
-            daemon.arguments = ["run", "--config", config]
-            daemon.standardOutput = FileHandle.nullDevice
-            daemon.standardError = FileHandle.nullDevice
-            try daemon.run()
+            let daemon = try DaemonProcess.run(config: config)
             let added = try await Self.watcher([
                 "accounts", "add", "--config", config, "bitcoin:\(funded.address)?label=Found", "--label", "Kept",
             ])
@@ -167,8 +163,7 @@ struct ExplorerTests {
             let summary = try store.read { try $0.addressState(chain: "btc", address: funded.address)?.summary }
             #expect(summary?.balanceSat == funded.confirmedBalanceSat)
             await store.close()
-            kill(daemon.processIdentifier, SIGTERM)
-            try await KillTests.reap(daemon)
+            try await DaemonProcess.stop(daemon)
             let list = try Self.json(try await Self.watcher(["accounts", "list", "--config", config, "--json"]))
             #expect(list[0]?["label"]?.stringValue == "Kept")
             let removed = try await Self.watcher(["accounts", "remove", "--config", config, funded.address])

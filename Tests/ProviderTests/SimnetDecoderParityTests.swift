@@ -36,8 +36,7 @@ struct SimnetDecoderParityTests {
     /// Runs `body` with a simnet on loopback and a ``ProviderHTTP`` at its root over the real transport; stops both
     /// whether `body` returns or throws.
     func withSimnet(_ body: (Simnet, ProviderHTTP) async throws -> Void) async throws {
-        let simnet = try await Simnet.start(Self.configuration)
-        do {
+        try await Simnet.with(Self.configuration) { simnet in
             try await FixtureServer.withTransport { transport in
                 let http = ProviderHTTP(
                     provider: "simnet",
@@ -47,10 +46,6 @@ struct SimnetDecoderParityTests {
                 )
                 try await body(simnet, http)
             }
-            await simnet.shutdown()
-        } catch {
-            await simnet.shutdown()
-            throw error
         }
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// The `/control/` API over HTTP, and that its effects show on every provider surface.
 @Suite("Control API")
 struct ControlAPITests {
     @Test func mineTxAndAddressesOverHTTP() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let mined = try await SimnetHarness.post(simnet, "/control/mine", json: #"{"count":2}"#).json()
             let blocks = try #require(mined["blocks"]?.array)
             #expect(blocks.map { $0["height"]?.int } == [800_006, 800_007])
@@ -40,7 +41,7 @@ struct ControlAPITests {
     }
 
     @Test func reorgOverHTTP() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let answer = try await SimnetHarness.post(simnet, "/control/reorg", json: #"{"depth":2}"#).json()
             let rows = try #require(answer["replaced"]?.array)
             #expect(rows.map { $0["height"]?.int } == [800_004, 800_005])
@@ -52,7 +53,7 @@ struct ControlAPITests {
 
     @Test func pricesShowOnEveryFeed() async throws {
         let clock = ManualSimnetClock(start: 1_633_002_480)  // 2021-09-30 11:48:00 UTC, as in the fixture
-        try await SimnetHarness.withSimnet(SimnetConfiguration(seed: 42, clock: clock)) { simnet in
+        try await Simnet.with(SimnetConfiguration(seed: 42, clock: clock)) { simnet in
             let set = try await SimnetHarness.post(
                 simnet,
                 "/control/price",
@@ -85,7 +86,7 @@ struct ControlAPITests {
     }
 
     @Test func statsCountEveryFamilyAndEndpoint() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let funded = try #require(await simnet.addresses().first).address
             for path in [
                 "/api/", "/api/v2/address/\(funded)", "/api/v2/address/\(funded)?details=basic", "/rawaddr/\(funded)",
@@ -112,7 +113,7 @@ struct ControlAPITests {
     }
 
     @Test func badControlRequestsAreRefusedNotFatal() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let cases: [(String, String, Int)] = [
                 ("/control/tx", #"{"to":"bc1qnotanaddress","amountSat":1000}"#, 400),
                 ("/control/tx", #"{"to":"1BoatSLRHtKNngkdXEeobR76b53LETtpyT","amountSat":-5}"#, 400),
@@ -136,11 +137,10 @@ struct ControlAPITests {
 
     @Test func blockIntervalMinesOnItsOwn() async throws {
         let configuration = SimnetConfiguration(seed: 42, blockInterval: .milliseconds(50))
-        try await SimnetHarness.withSimnet(configuration) { simnet in
-            let reached = try await SimnetHarness.waitUntil(timeout: .seconds(10)) {
+        try await Simnet.with(configuration) { simnet in
+            try await eventually(timeout: .seconds(10), "eight blocks mined on the interval") {
                 await simnet.tip().height >= 800_008
             }
-            #expect(reached)
         }
     }
 }

@@ -1,12 +1,13 @@
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// Errors and odd requests get each real server's answer, byte for byte where a real body is on file,
 /// and never crash the simnet.
 @Suite("Error bodies and bad input")
 struct ErrorBodyTests {
     @Test func blockbookErrorsMatchTheRealBodies() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let missing = try await SimnetHarness.get(simnet, "/api/v2/address/")
             #expect(missing.status == 400)
             #expect(
@@ -36,7 +37,7 @@ struct ErrorBodyTests {
     }
 
     @Test func blockbookQuirksAreMimicked() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let above = try await SimnetHarness.get(simnet, "/api/v2/block-index/900000")
             #expect(above.status == 200 && above.text == #"{"blockHash":""}"#)
             for path in ["/api/v2", "/api/status", "/api/v2/nonsense/path", "/api/v1/whatever"] {
@@ -55,7 +56,7 @@ struct ErrorBodyTests {
     }
 
     @Test func rawaddrAndPriceErrorsArePlainText() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let invalidBody = try SimnetHarness.fixture("rawaddr/error_invalid_bitcoin_address.txt")
             for path in [
                 "/rawaddr/xyz", "/rawaddr/", "/multiaddr?active=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4|nope",
@@ -72,7 +73,7 @@ struct ErrorBodyTests {
     }
 
     @Test func hostileInputNeverCrashes() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let paths = [
                 "/api/v2/address/%ZZ%00", "/api/v2/address/\(String(repeating: "1", count: 5000))",
                 "/api/v2/block/800001?page=-5", "/api/v2/block/800001?page=999999999999999999999",

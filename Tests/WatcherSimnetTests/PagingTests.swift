@@ -1,12 +1,13 @@
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// Blocks with more than 1000 transactions and long address histories page like Blockbook.
 @Suite("Paging")
 struct PagingTests {
     @Test func bigBlocksPageByThousandAndClampPastTheEnd() async throws {
         let chain = ChainParameters(seed: 4, initialBlocks: 2, txsPerBlock: 2_100, mempoolTxsPerBlock: 0)
-        try await SimnetHarness.withSimnet(SimnetConfiguration(chain: chain)) { simnet in
+        try await Simnet.with(SimnetConfiguration(chain: chain)) { simnet in
             var seen: [String] = []
             for page in 1...3 {
                 let body = try await SimnetHarness.get(simnet, "/api/v2/block/800001?page=\(page)").json()
@@ -23,7 +24,7 @@ struct PagingTests {
     }
 
     @Test func addressHistoryPagesConcatenateToTheWholeHistory() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             try await simnet.mine(count: 4)
             let busiest = try #require(await simnet.addresses().max { $0.confirmedTxCount < $1.confirmedTxCount })
             let total = busiest.confirmedTxCount + busiest.unconfirmedTxCount

@@ -1,11 +1,12 @@
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// After a reorg every endpoint serves the new branch.
 @Suite("Reorgs over HTTP")
 struct ReorgTests {
     @Test func everyEndpointAgreesOnTheNewBranch() async throws {
-        try await SimnetHarness.withSimnet(SimnetConfiguration(seed: 21)) { simnet in
+        try await Simnet.with(SimnetConfiguration(seed: 21)) { simnet in
             try await simnet.mine(count: 3)
             let before = await simnet.chain()
             let oldTip = await simnet.tip()

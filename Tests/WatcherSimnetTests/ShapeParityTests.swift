@@ -1,5 +1,6 @@
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// For each kind of real body the simnet imitates, every key path of the real fixture appears in the
 /// simnet's body with the same JSON type (extra simnet keys are fine). Fixtures: `Fixtures/SOURCES.md`.
@@ -33,7 +34,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookStatusAndBlockIndex() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await expectParity(fixture: "blockbook/status.json", paths: ["/api/"], simnet: simnet)
             try await expectParity(
                 fixture: "blockbook/block-index.json",
@@ -44,7 +45,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookBlock() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 4)
             // A block below the tip, so `nextBlockHash` exists and some of its outputs are spent.
             for fixture in ["blockbook/block-2648059-page1.json", "blockbook/block-225493-page1.json"] {
@@ -54,7 +55,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookTransactions() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 2)
             let chain = await simnet.chain()
             let block = try #require(chain.block(height: 800003))
@@ -73,7 +74,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookAddressAtEachDetailsLevel() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 3)
             let busiest = try #require(await simnet.addresses().max { $0.confirmedTxCount < $1.confirmedTxCount })
             let base = "/api/v2/address/\(busiest.address)"
@@ -99,7 +100,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookTickers() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await expectParity(
                 fixture: "blockbook/tickers-usd.json",
                 paths: ["/api/v2/tickers/?currency=usd"],
@@ -111,7 +112,7 @@ struct ShapeParityTests {
     }
 
     @Test func rawaddrMultiaddrAndLatestBlock() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 3)
             let truths = await simnet.addresses()
             let p2pkh = try #require(
@@ -138,7 +139,7 @@ struct ShapeParityTests {
     }
 
     @Test func priceFeeds() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await expectParity(
                 fixture: "price/coindesk_currentprice_2021-09-30.json",
                 paths: ["/v1/bpi/currentprice.json"],

@@ -6,6 +6,7 @@ import WatcherCore
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 /// Webhook delivery end to end: real LMDB, the daemon's HTTP transport, real Hummingbird receivers on loopback.
 @Suite("Webhook delivery", .timeLimit(.minutes(2)))
@@ -52,8 +53,10 @@ struct WebhookDeliveryTests {
                     let counts = TestMetrics()
                     let service = Self.service(store, [sink], clock: clock, counts: counts)
                     try await whileRunning(service) {
-                        try await eventually("five deliveries") { receiver.deliveredIDs.count == 5 }
-                        try await eventually("the cursor") { try cursor(store, "hook") == 5 }
+                        try await eventually(timeout: .seconds(15), "five deliveries") {
+                            receiver.deliveredIDs.count == 5
+                        }
+                        try await eventually(timeout: .seconds(15), "the cursor") { try cursor(store, "hook") == 5 }
                     }
                     #expect(receiver.ids == ["evt_1", "evt_1", "evt_1", "evt_1", "evt_2", "evt_3", "evt_4", "evt_5"])
                     #expect(receiver.log.map(\.status) == [500, 500, 500, 200, 200, 200, 200, 200])
@@ -107,10 +110,10 @@ struct WebhookDeliveryTests {
                             try await Events.append(store, (batch * 5 + 1)...(batch * 5 + 5), signal: signal)
                         }
                         // Generous under a loaded CI machine; a coupled sink would never deliver (the other retries 1000 times).
-                        try await eventually("the healthy endpoint to get all 20", timeout: .seconds(30)) {
+                        try await eventually(timeout: .seconds(30), "the healthy endpoint to get all 20") {
                             healthy.deliveredIDs.count == 20
                         }
-                        try await eventually("the hanging endpoint to time out twice") {
+                        try await eventually(timeout: .seconds(15), "the hanging endpoint to time out twice") {
                             counts.sinkFailures("b") >= 2
                         }
                     }
@@ -143,7 +146,9 @@ struct WebhookDeliveryTests {
                     let sink = WebhookSink(id: "hook", options: options, http: http, logger: quietLogger)
                     try await Events.append(store, 1...2)
                     try await whileRunning(Self.service(store, [sink], clock: clock)) {
-                        try await eventually("both delivered") { receiver.deliveredIDs == ["evt_1", "evt_2"] }
+                        try await eventually(timeout: .seconds(15), "both delivered") {
+                            receiver.deliveredIDs == ["evt_1", "evt_2"]
+                        }
                     }
                     let arrivals = receiver.log.compactMap(\.request.clockOffset)
                     #expect(receiver.ids == ["evt_1", "evt_1", "evt_2"])
@@ -170,11 +175,11 @@ struct WebhookDeliveryTests {
                     try await Events.append(store, 1...3)
                     let first = Self.service(store, [sink], signal: signal)
                     try await whileRunning(first) {
-                        try await eventually("the sink to be disabled") {
+                        try await eventually(timeout: .seconds(15), "the sink to be disabled") {
                             try store.read { try $0.sinkDisabled(sink: "hook") } != nil
                         }
                         try await Events.append(store, 4...5, signal: signal)
-                        try await eventually("the disabled worker to see the new events") {
+                        try await eventually(timeout: .seconds(15), "the disabled worker to see the new events") {
                             first.status.state(sink: "hook")?.head == 5
                         }
                     }
@@ -188,7 +193,7 @@ struct WebhookDeliveryTests {
                     // A restart does not call it again.
                     let second = Self.service(store, [sink], signal: signal)
                     try await whileRunning(second) {
-                        try await eventually("the restarted worker to see the log") {
+                        try await eventually(timeout: .seconds(15), "the restarted worker to see the log") {
                             second.status.state(sink: "hook")?.head == 5
                         }
                         #expect(second.status.state(sink: "hook")?.disabled != nil)
@@ -199,7 +204,9 @@ struct WebhookDeliveryTests {
                         receiver.answer { _, _ in .ok }
                         let summary = try await DeadLetterReplayer(store: store, logger: quietLogger).replay(sink)
                         #expect(summary.replayed == 1 && summary.remaining == 0 && summary.reenabled)
-                        try await eventually("the rest delivered") { try cursor(store, "hook") == 5 }
+                        try await eventually(timeout: .seconds(15), "the rest delivered") {
+                            try cursor(store, "hook") == 5
+                        }
                     }
                     #expect(receiver.deliveredIDs == ["evt_1", "evt_2", "evt_3", "evt_4", "evt_5"])
                     #expect(try store.read { try $0.sinkDisabled(sink: "hook") } == nil)
@@ -217,7 +224,9 @@ struct WebhookDeliveryTests {
                     }
                     try await Events.append(store, 6...6)
                     try await whileRunning(Self.service(store, [sink])) {
-                        try await eventually("delivery to the new URL") { try cursor(store, "hook") == 6 }
+                        try await eventually(timeout: .seconds(15), "delivery to the new URL") {
+                            try cursor(store, "hook") == 6
+                        }
                     }
                 }
             }
@@ -244,7 +253,9 @@ struct WebhookDeliveryTests {
                     let counts = TestMetrics()
                     let service = Self.service(store, [sink], clock: clock, counts: counts)
                     try await whileRunning(service) {
-                        try await eventually("the cursor past the dead letter") { try cursor(store, "hook") == 4 }
+                        try await eventually(timeout: .seconds(15), "the cursor past the dead letter") {
+                            try cursor(store, "hook") == 4
+                        }
                     }
                     #expect(receiver.ids == ["evt_1", "evt_2", "evt_2", "evt_2", "evt_3", "evt_4"])
                     let letter = try #require(try store.read { try $0.deadLetters(sink: "hook") }.first)
@@ -283,7 +294,7 @@ struct WebhookDeliveryTests {
                     let sink = WebhookSink(id: "hook", options: options, http: http, logger: quietLogger)
                     try await Events.append(store, 1...1)
                     try await whileRunning(Self.service(store, [sink], clock: clock)) {
-                        try await eventually("the dead letter") {
+                        try await eventually(timeout: .seconds(15), "the dead letter") {
                             try !store.read { try $0.deadLetters(sink: "hook") }.isEmpty
                         }
                     }

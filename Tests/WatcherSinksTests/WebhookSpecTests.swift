@@ -5,6 +5,7 @@ import WatcherCore
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 /// Standard Webhooks rules on real loopback receivers: a redirect is a failed attempt and is never followed, a
 /// 4xx other than the retried ones dead-letters at once, and attempt counts survive a restart.
@@ -25,7 +26,7 @@ struct WebhookSpecTests {
                     let counts = TestMetrics()
                     let service = WebhookDeliveryTests.service(store, [sink], clock: clock, counts: counts)
                     try await whileRunning(service) {
-                        try await eventually("both delivered") { try cursor(store, "hook") == 2 }
+                        try await eventually(timeout: .seconds(15), "both delivered") { try cursor(store, "hook") == 2 }
                     }
                     #expect(hook.ids == ["evt_1", "evt_1", "evt_1", "evt_2", "evt_2", "evt_2"])
                     #expect(hook.log.map(\.status) == [status, status, 200, status, status, 200])
@@ -53,7 +54,9 @@ struct WebhookSpecTests {
                     )
                     try await Events.append(store, 1...3)
                     try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: clock)) {
-                        try await eventually("past the dead letter") { try cursor(store, "hook") == 3 }
+                        try await eventually(timeout: .seconds(15), "past the dead letter") {
+                            try cursor(store, "hook") == 3
+                        }
                     }
                     #expect(receiver.ids == ["evt_1", "evt_2", "evt_3"])
                     let letter = try #require(try store.read { try $0.deadLetters(sink: "hook") }.first)
@@ -80,7 +83,7 @@ struct WebhookSpecTests {
                     )
                     try await Events.append(store, 1...1)
                     try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: clock)) {
-                        try await eventually("delivered") { try cursor(store, "hook") == 1 }
+                        try await eventually(timeout: .seconds(15), "delivered") { try cursor(store, "hook") == 1 }
                     }
                     #expect(receiver.log.map(\.status) == [409, 409, 200])
 
@@ -90,7 +93,9 @@ struct WebhookSpecTests {
                     let strict = WebhookSink(id: "strict", options: options, http: http, logger: quietLogger)
                     try await Events.append(store, 2...2)
                     try await whileRunning(WebhookDeliveryTests.service(store, [strict], clock: clock)) {
-                        try await eventually("dead-lettered") { try cursor(store, "strict") == 2 }
+                        try await eventually(timeout: .seconds(15), "dead-lettered") {
+                            try cursor(store, "strict") == 2
+                        }
                     }
                     let letters = try store.read { try $0.deadLetters(sink: "strict") }
                     #expect(letters.count == 2 && letters.allSatisfy { $0.attempts == 1 })
@@ -109,7 +114,7 @@ struct WebhookSpecTests {
                     let patient = hookOptions(receiver.url, initialBackoff: .seconds(60), maxBackoff: .seconds(60))
                     let first = WebhookSink(id: "hook", options: patient, http: http, logger: quietLogger)
                     try await whileRunning(WebhookDeliveryTests.service(store, [first])) {
-                        try await eventually("the failed attempt persisted") {
+                        try await eventually(timeout: .seconds(15), "the failed attempt persisted") {
                             try store.read { try $0.sinkRetry(sink: "hook") }?.attempts == 1
                         }
                     }
@@ -123,7 +128,9 @@ struct WebhookSpecTests {
                         logger: quietLogger
                     )
                     try await whileRunning(WebhookDeliveryTests.service(store, [second], clock: ManualClock())) {
-                        try await eventually("the dead letter") { try cursor(store, "hook") == 1 }
+                        try await eventually(timeout: .seconds(15), "the dead letter") {
+                            try cursor(store, "hook") == 1
+                        }
                     }
                     let letter = try #require(try store.read { try $0.deadLetters(sink: "hook") }.first)
                     #expect(letter.attempts == 2)
@@ -155,7 +162,9 @@ struct WebhookURLSecretTests {
                     let sink = WebhookSink(id: "hook", options: options, http: http, logger: quietLogger)
                     try await Events.append(store, 1...1)
                     try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: ManualClock())) {
-                        try await eventually("disabled") { try store.read { try $0.sinkDisabled(sink: "hook") } != nil }
+                        try await eventually(timeout: .seconds(15), "disabled") {
+                            try store.read { try $0.sinkDisabled(sink: "hook") } != nil
+                        }
                     }
                     #expect(receivers[0].log.count == 1)
                     let letter = try #require(try store.read { try $0.deadLetters(sink: "hook") }.first)
