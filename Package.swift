@@ -269,6 +269,13 @@ let package = Package(
             path: "Tests/Helpers/TestHelper",
             swiftSettings: swiftSettings
         ),
+        // The recorded provider bodies of Tests/ProviderTests/Fixtures (one copy), for every test target that reads them.
+        .target(
+            name: "WatcherFixtures",
+            path: "Tests/ProviderTests/Fixtures",
+            resources: [.copy("blockbook"), .copy("price"), .copy("rawaddr")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WatcherCoreTests",
             dependencies: ["WatcherCore", "WatcherTesting"],
@@ -286,11 +293,11 @@ let package = Package(
                 "WatcherSimnet",
                 "WatcherCore",
                 "WatcherTesting",
+                "WatcherFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -302,6 +309,7 @@ let package = Package(
                 "CoinDeskProvider",
                 "JSONPriceProvider",
                 "WatcherTesting",
+                "WatcherFixtures",
                 "WatcherSimnet",
                 "WatcherHTTP",
                 "WatcherCore",
@@ -309,7 +317,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Fixtures")],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

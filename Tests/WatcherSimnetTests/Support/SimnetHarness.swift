@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+import WatcherFixtures
 import WatcherSimnet
 import WatcherTesting
 
@@ -46,9 +47,6 @@ enum SimnetHarness {
         )
     }
 
-    /// Loads a fixture file copied from `shared/fixtures` (see `Fixtures/SOURCES.md`).
-    static func fixture(_ relativePath: String) throws -> [UInt8] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(relativePath)", withExtension: nil))
-        return Array(try Data(contentsOf: url))
-    }
+    /// A recorded body of `Tests/ProviderTests/Fixtures` (see the `SOURCES.md` beside it), e.g. `blockbook/tx.json`.
+    static func fixture(_ relativePath: String) throws -> [UInt8] { try RecordedFixture.bytes(relativePath) }
 }
