@@ -327,6 +327,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherSimnet",
+                "WatcherTesting",
             ],
             swiftSettings: swiftSettings
         ),

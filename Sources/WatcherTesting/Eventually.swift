@@ -21,9 +21,23 @@ public func eventually(
     _ what: String,
     _ condition: () async throws -> Bool
 ) async throws {
+    _ = try await eventuallyValue(timeout: timeout, what) { try await condition() ? true : nil }
+}
+
+/// ``eventually(timeout:_:_:)`` for a value: polls `produce` the same way until it gives one, and returns it.
+///
+/// ```swift
+/// let store = try await eventuallyValue(timeout: .seconds(30), "the store") { try? Store(path: path) }
+/// ```
+public func eventuallyValue<T>(
+    timeout: Duration = .seconds(60),
+    _ what: String,
+    _ produce: () async throws -> T?
+) async throws -> T {
     let deadline = ContinuousClock.now + timeout
     var pause = Duration.milliseconds(5)
-    while try await !condition() {
+    while true {
+        if let value = try await produce() { return value }
         guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
         try await Task.sleep(for: pause)
         pause = min(pause * 2, .milliseconds(50))

@@ -120,13 +120,7 @@ struct KillTests {
 
     /// Opens the store read-only once the child has created it.
     static func waitForStore(_ data: String) async throws -> Store {
-        var store: Store?
-        try await eventually("the store") {
-            store = try? Store(path: data, options: .init(readOnly: true))
-            return store != nil
-        }
-        guard let store else { throw TimedOut(what: "the store") }
-        return store
+        try await eventuallyValue("the store in \(data)") { try? Store(path: data, options: .init(readOnly: true)) }
     }
 
     static func configText(_ baseURL: String, _ data: String, _ followed: [String], _ hook: String) -> String {

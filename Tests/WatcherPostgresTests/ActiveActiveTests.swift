@@ -94,13 +94,9 @@ struct ActiveActiveTests {
     }
 
     static func waitForStore(_ data: String) async throws -> Store {
-        var store: Store?
-        try await eventually(timeout: .seconds(30), "the store in \(data)") {
-            store = try? Store(path: data + "/store", options: .init(readOnly: true))
-            return store != nil
+        try await eventuallyValue(timeout: .seconds(30), "the store in \(data)") {
+            try? Store(path: data + "/store", options: .init(readOnly: true))
         }
-        guard let store else { throw TimedOut(what: "the store") }
-        return store
     }
 
     static func waitForBaseline(_ data: String, _ followed: [String]) async throws {
