@@ -394,7 +394,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WatcherAppTests",
-            dependencies: ["WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "watcher"],
+            dependencies: [
+                "WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "WatcherTesting", "watcher",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -33,7 +33,7 @@ struct KillTests {
                 var mined: [SimBlockRef] = []
                 var payments: [String] = []
                 for iteration in 0..<20 {
-                    let child = try DaemonProcess.run(config: config)
+                    let child = try WatcherProcess.daemon(config: config)
                     if iteration == 0 {
                         // Facts that happen before the first observation are the baseline, never announced: let the
                         // first run see the chain and the addresses before the traffic starts.
@@ -58,12 +58,12 @@ struct KillTests {
                     try await Task.sleep(for: .milliseconds(100 + Int64(random.next() % 900)))
                     mined += try await simnet.mine(count: 1)
                     try await Task.sleep(for: .milliseconds(Int64(random.next() % 700)))
-                    try await DaemonProcess.stop(child, signal: SIGKILL)
+                    try await WatcherProcess.stop(child, signal: SIGKILL)
                     receiver.setDown(random.next() % 3 == 0)
                 }
                 // Recovery: one last run, undisturbed, until every sink has caught up with the log.
                 receiver.setDown(false)
-                let child = try DaemonProcess.run(config: config)
+                let child = try WatcherProcess.daemon(config: config)
                 let store = try await Self.waitForStore(data)
                 // First the engine catches up with the chain: the tip and every followed address match the truth.
                 try await eventually(timeout: .seconds(90), "the engine to catch up with the simnet") {
@@ -90,7 +90,7 @@ struct KillTests {
                 // Every block and every confirmed payment became an event.
                 let log = try store.read { try $0.events(from: 0) }
                 await store.close()
-                #expect(try await DaemonProcess.stop(child) == 0)
+                #expect(try await WatcherProcess.stop(child) == 0)
                 for block in mined {
                     #expect(
                         log.contains {

@@ -25,7 +25,7 @@ struct StatusDaemon {
         let log = "\(data)/daemon.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: DaemonProcess.executable)
+        child.executableURL = WatcherProcess.executable
         child.arguments = ["run", "--config", config, "--http", "\(bind):0"] + arguments
         child.standardOutput = FileHandle.nullDevice
         child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -65,7 +65,7 @@ struct StatusDaemon {
             try? await client.shutdown()
             throw error
         }
-        let status = try await DaemonProcess.stop(child)
+        let status = try await WatcherProcess.stop(child)
         try await client.shutdown()
         return status
     }

@@ -127,7 +127,7 @@ struct WebDaemon {
 
     /// Stops the daemon (SIGTERM, then waits) and the simnet, and removes the data directory.
     func stop() async throws {
-        try await DaemonProcess.stop(child)
+        try await WatcherProcess.stop(child)
         await simnet.shutdown()
         try? FileManager.default.removeItem(atPath: data)
     }

@@ -12,7 +12,7 @@ import WatcherTesting
 @Suite("Postgres active-active", .serialized, .timeLimit(.minutes(5)))
 struct ActiveActiveTests {
     static func start(_ config: String) throws -> Process {
-        try DaemonProcess.run(config: config, environment: ["PG_PASSWORD": PostgresCluster.password])
+        try WatcherProcess.daemon(config: config, environment: ["PG_PASSWORD": PostgresCluster.password])
     }
 
     @Test func twoInstancesStoreEachFactOnceWithOneKilledAndRestarted() async throws {
@@ -44,7 +44,7 @@ struct ActiveActiveTests {
                     try await Task.sleep(for: .milliseconds(200 + Int64(random.next() % 600)))
                     mined += try await simnet.mine(count: 1)
                     try await Task.sleep(for: .milliseconds(Int64(random.next() % 600)))
-                    if iteration == 1 { try await DaemonProcess.stop(children[1], signal: SIGKILL) }
+                    if iteration == 1 { try await WatcherProcess.stop(children[1], signal: SIGKILL) }
                     if iteration == 3 { children[1] = try Self.start(configs[1]) }
                 }
                 mined += try await simnet.mine(count: 1)
@@ -60,7 +60,7 @@ struct ActiveActiveTests {
                         }
                     }
                 }
-                for child in children { try await DaemonProcess.stop(child) }
+                for child in children { try await WatcherProcess.stop(child) }
                 let logs = try stores.map { store in try store.read { try $0.events(from: 0).map(\.id) } }
                 let (rows, distinct, ids) = try await SQL.with(cluster) { sql in
                     (
