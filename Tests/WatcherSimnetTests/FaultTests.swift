@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import Testing
+import WatcherCore
 import WatcherSimnet
 import WatcherTesting
 
@@ -25,7 +26,7 @@ struct FaultTests {
             #expect(set.status == 200)
             let coinbase = try await SimnetHarness.get(simnet, "/v2/prices/BTC-USD/spot")
             #expect(coinbase.status == 503)
-            #expect(try coinbase.json()["errors"]?[0]?["id"]?.string == "internal_server_error")
+            #expect(try coinbase.json()["errors"]?[0]?["id"]?.stringValue == "internal_server_error")
         }
     }
 
@@ -113,7 +114,7 @@ struct FaultTests {
             ] {
                 let answer = try await SimnetHarness.post(simnet, "/control/faults", json: body)
                 #expect(answer.status == 400, "\(body)")
-                #expect(try answer.json()["error"]?.string != nil)
+                #expect(try answer.json()["error"]?.stringValue != nil)
             }
         }
     }

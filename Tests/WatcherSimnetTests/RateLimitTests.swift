@@ -61,8 +61,10 @@ struct RateLimitTests {
 
             let stats = try await SimnetHarness.get(simnet, "/control/stats").json()
             #expect(stats["families"]?["rawaddr"]?["rateLimited"]?.int == 1)
-            let last = try #require(stats["log"]?.array?.last)
-            #expect(last["status"]?.int == 429 && last["retryAfter"]?.int == 5 && last["family"]?.string == "rawaddr")
+            let last = try #require(stats["log"]?.arrayValue?.last)
+            #expect(
+                last["status"]?.int == 429 && last["retryAfter"]?.int == 5 && last["family"]?.stringValue == "rawaddr"
+            )
             #expect(last["t"]?.number == clock.now())
 
             let off = try await SimnetHarness.post(

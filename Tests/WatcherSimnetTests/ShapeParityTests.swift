@@ -1,4 +1,5 @@
 import Testing
+import WatcherCore
 import WatcherSimnet
 import WatcherTesting
 
@@ -19,9 +20,9 @@ struct ShapeParityTests {
         paths candidates: [String],
         simnet: Simnet,
         except exceptions: [JSONShape.Exception] = [],
-        select: (JSONNode) -> JSONNode = { $0 }
+        select: (JSONValue) -> JSONValue = { $0 }
     ) async throws {
-        let real = JSONShape(select(try JSONNode.parse(try SimnetHarness.fixture(fixture))))
+        let real = JSONShape(select(try JSONValue.parse(try SimnetHarness.fixture(fixture))))
         var best: [String]?
         for path in candidates {
             let answer = try await SimnetHarness.get(simnet, path)

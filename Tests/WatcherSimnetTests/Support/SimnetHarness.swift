@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+import WatcherCore
 import WatcherFixtures
 import WatcherSimnet
 import WatcherTesting
@@ -18,7 +19,7 @@ struct HTTPAnswer: Sendable {
     /// The first value of header `name`.
     func header(_ name: String) -> String? { headers.first(name: name) }
 
-    func json() throws -> JSONNode { try JSONNode.parse(body) }
+    func json() throws -> JSONValue { try JSONValue.parse(body) }
 }
 
 /// Talks to simnets (started with `Simnet.with` from WatcherTesting) over real HTTP with AsyncHTTPClient.
