@@ -267,9 +267,16 @@ let package = Package(
             path: "Tests/Helpers/TestHelper",
             swiftSettings: swiftSettings
         ),
+        // The recorded provider bodies of Tests/ProviderTests/Fixtures (one copy), for every test target that reads them.
+        .target(
+            name: "WatcherFixtures",
+            path: "Tests/ProviderTests/Fixtures",
+            resources: [.copy("blockbook"), .copy("price"), .copy("rawaddr")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WatcherCoreTests",
-            dependencies: ["WatcherCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["WatcherCore", "WatcherTesting"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -283,11 +290,12 @@ let package = Package(
             dependencies: [
                 "WatcherSimnet",
                 "WatcherCore",
+                "WatcherTesting",
+                "WatcherFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -299,12 +307,13 @@ let package = Package(
                 "CoinDeskProvider",
                 "JSONPriceProvider",
                 "WatcherTesting",
+                "WatcherFixtures",
                 "WatcherSimnet",
                 "WatcherHTTP",
                 "WatcherCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Fixtures")],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -314,6 +323,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherSimnet",
+                "WatcherTesting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -324,6 +334,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherCore",
+                "WatcherTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -342,6 +353,7 @@ let package = Package(
                 "WatcherSinks",
                 "WatcherStorage",
                 "WatcherCore",
+                "WatcherTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -355,6 +367,7 @@ let package = Package(
                 "WatcherApp",
                 "watcher",
                 "WatcherCore",
+                "WatcherTesting",
                 "WatcherStorage",
                 "WatcherEngine",
                 "WatcherSinks",
@@ -377,7 +390,8 @@ let package = Package(
         .testTarget(
             name: "WatcherAppTests",
             dependencies: [
-                "WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "CoinDeskProvider", "watcher",
+                "WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "WatcherTesting", "CoinDeskProvider",
+                "watcher",
             ],
             swiftSettings: swiftSettings
         ),

@@ -3,6 +3,7 @@ import Testing
 import WatcherCore
 import WatcherEngine
 import WatcherStorage
+import WatcherTesting
 
 @testable import WatcherApp
 @testable import WatcherSimnet

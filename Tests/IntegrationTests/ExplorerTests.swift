@@ -1,55 +1,20 @@
 import Foundation
-import Synchronization
 import Testing
 import WatcherCore
 import WatcherSimnet
 import WatcherStorage
+import WatcherTesting
 
 /// The explorer commands as a user runs them: against the data dir `watcher demo` leaves behind, and
 /// `accounts add` against a live provider while `watcher run` is running.
 @Suite(.serialized)
 struct ExplorerTests {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    /// Runs `watcher <arguments>` to completion and returns its status and output.
+    static func watcher(_ arguments: [String]) async throws -> WatcherProcess.Result {
+        try await WatcherProcess.run(arguments)
     }
 
-    static func watcher(_ arguments: [String]) async throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: KillTests.executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        // Pipes are drained by handlers on Foundation's own threads: blocking reads here would occupy the two
-        // cooperative threads that the in-process simnet needs to answer the child.
-        let collected = Mutex<(out: Data, err: Data)>((Data(), Data()))
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLock { $0.out.append(data) }
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLock { $0.err.append(data) }
-        }
-        try process.run()
-        try await KillTests.reap(process)
-        out.fileHandleForReading.readabilityHandler = nil
-        err.fileHandleForReading.readabilityHandler = nil
-        let restOut = out.fileHandleForReading.readDataToEndOfFile()
-        let restErr = err.fileHandleForReading.readDataToEndOfFile()
-        let (o, e) = collected.withLock { ($0.out + restOut, $0.err + restErr) }
-        return Output(
-            status: process.terminationStatus,
-            stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self)
-        )
-    }
-
-    static func json(_ output: Output) throws -> JSONValue { try JSONValue.parse(output.stdout) }
+    static func json(_ output: WatcherProcess.Result) throws -> JSONValue { try JSONValue.parse(output.stdout) }
 
     @Test func everyExplorerCommandWorksOnTheDemoData() async throws {
         let data = EngineIntegrationTests.dataDirectory()
@@ -149,12 +114,7 @@ struct ExplorerTests {
             ])
             #expect(unused.status == 1 && unused.stderr.contains("has no transactions"), "\(unused.stderr)")
 
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: KillTests.executable)
-            daemon.arguments = ["run", "--config", config]
-            daemon.standardOutput = FileHandle.nullDevice
-            daemon.standardError = FileHandle.nullDevice
-            try daemon.run()
+            let daemon = try WatcherProcess.daemon(config: config)
             let added = try await Self.watcher([
                 "accounts", "add", "--config", config, "bitcoin:\(funded.address)?label=Found", "--label", "Kept",
             ])
@@ -167,8 +127,7 @@ struct ExplorerTests {
             let summary = try store.read { try $0.addressState(chain: "btc", address: funded.address)?.summary }
             #expect(summary?.balanceSat == funded.confirmedBalanceSat)
             await store.close()
-            kill(daemon.processIdentifier, SIGTERM)
-            try await KillTests.reap(daemon)
+            try await WatcherProcess.stop(daemon)
             let list = try Self.json(try await Self.watcher(["accounts", "list", "--config", config, "--json"]))
             #expect(list[0]?["label"]?.stringValue == "Kept")
             let removed = try await Self.watcher(["accounts", "remove", "--config", config, funded.address])

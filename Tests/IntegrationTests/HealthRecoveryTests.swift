@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// `/healthz` follows every provider back up, a failover provider that no job asks any more included: after an
 /// outage of all providers, the primary takes the work back and the backup is asked by its recovery probe.
@@ -24,35 +25,31 @@ struct HealthRecoveryTests {
          "sinks": []}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "1s"])
-        let child = daemon.child
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let base = daemon.base
-        @Sendable func unhealthy() async -> Set<String>? {
-            guard let answer = try? await StatusServerTests.get(client, "\(base)/healthz"),
-                case .object(let reasons)? = (try? JSONValue.parse(Array(answer.body.utf8)))?["reasons"]
-            else { return nil }
-            return Set(reasons.map(\.key))
-        }
+        let status: Int32
         do {
-            try await eventually("a healthy /healthz") { await unhealthy() == [] }
-            // Every provider down: the price watch fails over to the backup, which fails too.
-            await simnet.shutdown()
-            try await eventually(timeout: .seconds(90), "both providers unreachable") {
-                await unhealthy() == ["primary", "backup"]
+            status = try await daemon.whileRunning { client in
+                let base = daemon.base
+                @Sendable func unhealthy() async -> Set<String>? {
+                    guard let answer = try? await StatusServerTests.get(client, "\(base)/healthz"),
+                        case .object(let reasons)? = (try? JSONValue.parse(Array(answer.body.utf8)))?["reasons"]
+                    else { return nil }
+                    return Set(reasons.map(\.key))
+                }
+                try await eventually("a healthy /healthz") { await unhealthy() == [] }
+                // Every provider down: the price watch fails over to the backup, which fails too.
+                await simnet.shutdown()
+                try await eventually(timeout: .seconds(90), "both providers unreachable") {
+                    await unhealthy() == ["primary", "backup"]
+                }
+                // Back up: the primary takes the watch back, and the backup, which no job asks now, recovers as well.
+                simnet = try await Simnet.start(configuration)
+                try await eventually(timeout: .seconds(30), "every provider healthy again") { await unhealthy() == [] }
             }
-            // Back up: the primary takes the watch back, and the backup, which no job asks now, recovers as well.
-            simnet = try await Simnet.start(configuration)
-            try await eventually(timeout: .seconds(30), "every provider healthy again") { await unhealthy() == [] }
         } catch {
-            kill(child.processIdentifier, SIGKILL)
-            try? await client.shutdown()
             await simnet.shutdown()
             throw error
         }
-        kill(child.processIdentifier, SIGTERM)
-        try await KillTests.reap(child)
-        try await client.shutdown()
         await simnet.shutdown()
-        #expect(child.terminationStatus == 0)
+        #expect(status == 0)
     }
 }

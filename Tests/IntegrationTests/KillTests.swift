@@ -4,35 +4,13 @@ import WatcherCore
 import WatcherEngine
 import WatcherSimnet
 import WatcherStorage
+import WatcherTesting
 
 /// `watcher run` as a real child process, SIGKILLed at random moments of a busy run 20 times while a webhook
 /// receiver goes up and down. Nothing is lost and the file sink holds no duplicates.
 @Suite(.serialized)
 struct KillTests {
     static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-
-    static var executable: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("watcher")
-            .path
-    }
-
-    static func start(_ config: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run", "--config", config]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        var environment = ProcessInfo.processInfo.environment
-        environment["WATCHER_LOG_LEVEL"] = "error"
-        process.environment = environment
-        try process.run()
-        return process
-    }
-
-    static func reap(_ process: Process) async throws {
-        try await eventually(timeout: .seconds(60), "the watcher to exit") { !process.isRunning }
-    }
 
     @Test func twentyKillsLoseNothingAndDuplicateNothing() async throws {
         var configuration = SimnetConfiguration(seed: 9, port: 0, blockInterval: nil)
@@ -55,7 +33,7 @@ struct KillTests {
                 var mined: [SimBlockRef] = []
                 var payments: [String] = []
                 for iteration in 0..<20 {
-                    let child = try Self.start(config)
+                    let child = try WatcherProcess.daemon(config: config)
                     if iteration == 0 {
                         // Facts that happen before the first observation are the baseline, never announced: let the
                         // first run see the chain and the addresses before the traffic starts.
@@ -80,13 +58,12 @@ struct KillTests {
                     try await Task.sleep(for: .milliseconds(100 + Int64(random.next() % 900)))
                     mined += try await simnet.mine(count: 1)
                     try await Task.sleep(for: .milliseconds(Int64(random.next() % 700)))
-                    kill(child.processIdentifier, SIGKILL)
-                    try await Self.reap(child)
+                    try await WatcherProcess.stop(child, signal: SIGKILL)
                     receiver.setDown(random.next() % 3 == 0)
                 }
                 // Recovery: one last run, undisturbed, until every sink has caught up with the log.
                 receiver.setDown(false)
-                let child = try Self.start(config)
+                let child = try WatcherProcess.daemon(config: config)
                 let store = try await Self.waitForStore(data)
                 // First the engine catches up with the chain: the tip and every followed address match the truth.
                 try await eventually(timeout: .seconds(90), "the engine to catch up with the simnet") {
@@ -113,9 +90,7 @@ struct KillTests {
                 // Every block and every confirmed payment became an event.
                 let log = try store.read { try $0.events(from: 0) }
                 await store.close()
-                kill(child.processIdentifier, SIGTERM)
-                try await Self.reap(child)
-                #expect(child.terminationStatus == 0)
+                #expect(try await WatcherProcess.stop(child) == 0)
                 for block in mined {
                     #expect(
                         log.contains {
@@ -145,13 +120,7 @@ struct KillTests {
 
     /// Opens the store read-only once the child has created it.
     static func waitForStore(_ data: String) async throws -> Store {
-        var store: Store?
-        try await eventually("the store") {
-            store = try? Store(path: data, options: .init(readOnly: true))
-            return store != nil
-        }
-        guard let store else { throw TimedOut(what: "the store") }
-        return store
+        try await eventuallyValue("the store in \(data)") { try? Store(path: data, options: .init(readOnly: true)) }
     }
 
     static func configText(_ baseURL: String, _ data: String, _ followed: [String], _ hook: String) -> String {

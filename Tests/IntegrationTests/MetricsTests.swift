@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// `/metrics` of a real `watcher run` carries every family `docs/operations.md` documents and the alert rules
 /// and dashboard use, parses with Prometheus' reference parser, and its delivery counters move with deliveries.
@@ -60,79 +61,77 @@ struct MetricsTests {
         defer { try? FileManager.default.removeItem(atPath: data) }
         var configuration = SimnetConfiguration(seed: 9, port: 0, blockInterval: nil)
         configuration.chain = ChainParameters(seed: 9, txsPerBlock: 2)
-        let simnet = try await Simnet.start(configuration)
-        // The price feed allows one request a minute: the second one draws a 429.
-        await simnet.setRateLimit(family: .coindesk, RateLimit(requests: 1, per: .seconds(60), burst: 1))
-        let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
-        let config = "\(data)/watcher.json"
-        try """
-        {"storage": {"path": "\(data)"},
-         "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-                        "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
-                       {"id": "bb2", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-                        "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
-                       {"id": "cd", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-                        "rateLimit": {"requests": 60, "per": "1m"}}],
-         "watches": [{"id": "tip", "type": "blocks", "providers": ["bb", "bb2"], "every": "1s"},
-                     {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": ["\(followed)"]},
-                     {"id": "usd", "type": "price", "providers": ["cd"], "every": "1s"}],
-         "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}},
-                   {"id": "hook", "type": "webhook", "events": ["block.*"],
-                    "options": {"url": "http://127.0.0.1:\(deadPort)/hook", "maxAttempts": 2,
-                                "initialBackoff": "100ms", "maxBackoff": "200ms", "timeout": "1s"}}]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "1s"])
-        let child = daemon.child
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let url = "\(daemon.base)/metrics"
-        @Sendable func scrape() async -> String { (try? await StatusServerTests.get(client, url))?.body ?? "" }
-        do {
-            _ = try await simnet.mine(count: 1)
-            try await eventually(timeout: .seconds(60), "every family on /metrics, and a dead letter") {
-                let text = await scrape()
-                return Self.families(text).isSuperset(of: Self.required)
-                    && Self.value(text, #"watcher_sink_deliveries_total{sink="hook",outcome="dead_lettered"}"#) != nil
-            }
-            let text = await scrape()
-            let parsed = try StatusServerTests.prometheusParse(text)
-            #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
-            #expect(Self.value(text, #"watcher_provider_up{provider="bb"}"#) == 1)
-            #expect(Self.value(text, #"watcher_followed_addresses{watch="wallet"}"#) == 1)
-            #expect((Self.value(text, #"watcher_provider_429_total{provider="cd"}"#) ?? 0) >= 1)
-            #expect(
-                (Self.value(text, #"watcher_sink_deliveries_total{sink="hook",outcome="dead_lettered"}"#) ?? 0) >= 1
+        try await Simnet.with(configuration) { simnet in
+            // The price feed allows one request a minute: the second one draws a 429.
+            await simnet.setRateLimit(family: .coindesk, RateLimit(requests: 1, per: .seconds(60), burst: 1))
+            let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
+            let config = "\(data)/watcher.json"
+            try """
+            {"storage": {"path": "\(data)"},
+             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
+                           {"id": "bb2", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
+                           {"id": "cd", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+                            "rateLimit": {"requests": 60, "per": "1m"}}],
+             "watches": [{"id": "tip", "type": "blocks", "providers": ["bb", "bb2"], "every": "1s"},
+                         {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": ["\(followed)"]},
+                         {"id": "usd", "type": "price", "providers": ["cd"], "every": "1s"}],
+             "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}},
+                       {"id": "hook", "type": "webhook", "events": ["block.*"],
+                        "options": {"url": "http://127.0.0.1:\(deadPort)/hook", "maxAttempts": 2,
+                                    "initialBackoff": "100ms", "maxBackoff": "200ms", "timeout": "1s"}}]}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            let daemon = try await StatusDaemon.start(
+                config: config,
+                data: data,
+                arguments: ["--check-interval", "1s"]
             )
-            #expect((Self.value(text, "watcher_lmdb_map_used_bytes") ?? 0) > 0)
-            #expect((Self.value(text, "process_resident_memory_bytes") ?? 0) > 1_048_576)
-            #expect(!text.contains(followed), "an address became a label")
-
-            // The file sink's delivered counter moves when a block brings new events.
-            let before = Self.value(text, #"watcher_sink_deliveries_total{sink="file",outcome="delivered"}"#) ?? 0
-            _ = try await simnet.mine(count: 1)
-            try await eventually(timeout: .seconds(30), "the delivered counter to move") {
-                let now = Self.value(await scrape(), #"watcher_sink_deliveries_total{sink="file",outcome="delivered"}"#)
-                return (now ?? 0) > before
-            }
-
-            // Every metric the alert rules and the dashboard use is one the daemon emits.
-            let emitted = Self.families(await scrape())
-            for file in ["alerts.yml", "grafana-dashboard.json"] {
-                let names = try Self.referenced(
-                    in: String(contentsOf: Self.docs.appendingPathComponent(file), encoding: .utf8)
+            let status = try await daemon.whileRunning { client in
+                let url = "\(daemon.base)/metrics"
+                @Sendable func scrape() async -> String { (try? await StatusServerTests.get(client, url))?.body ?? "" }
+                _ = try await simnet.mine(count: 1)
+                try await eventually(timeout: .seconds(60), "every family on /metrics, and a dead letter") {
+                    let text = await scrape()
+                    return Self.families(text).isSuperset(of: Self.required)
+                        && Self.value(text, #"watcher_sink_deliveries_total{sink="hook",outcome="dead_lettered"}"#)
+                            != nil
+                }
+                let text = await scrape()
+                let parsed = try StatusServerTests.prometheusParse(text)
+                #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
+                #expect(Self.value(text, #"watcher_provider_up{provider="bb"}"#) == 1)
+                #expect(Self.value(text, #"watcher_followed_addresses{watch="wallet"}"#) == 1)
+                #expect((Self.value(text, #"watcher_provider_429_total{provider="cd"}"#) ?? 0) >= 1)
+                #expect(
+                    (Self.value(text, #"watcher_sink_deliveries_total{sink="hook",outcome="dead_lettered"}"#) ?? 0) >= 1
                 )
-                #expect(!names.isEmpty)
-                #expect(names.subtracting(emitted).isEmpty, "\(file) uses \(names.subtracting(emitted).sorted())")
+                #expect((Self.value(text, "watcher_lmdb_map_used_bytes") ?? 0) > 0)
+                #expect((Self.value(text, "process_resident_memory_bytes") ?? 0) > 1_048_576)
+                #expect(!text.contains(followed), "an address became a label")
+
+                // The file sink's delivered counter moves when a block brings new events.
+                let before = Self.value(text, #"watcher_sink_deliveries_total{sink="file",outcome="delivered"}"#) ?? 0
+                _ = try await simnet.mine(count: 1)
+                try await eventually(timeout: .seconds(30), "the delivered counter to move") {
+                    let now = Self.value(
+                        await scrape(),
+                        #"watcher_sink_deliveries_total{sink="file",outcome="delivered"}"#
+                    )
+                    return (now ?? 0) > before
+                }
+
+                // Every metric the alert rules and the dashboard use is one the daemon emits.
+                let emitted = Self.families(await scrape())
+                for file in ["alerts.yml", "grafana-dashboard.json"] {
+                    let names = try Self.referenced(
+                        in: String(contentsOf: Self.docs.appendingPathComponent(file), encoding: .utf8)
+                    )
+                    #expect(!names.isEmpty)
+                    #expect(names.subtracting(emitted).isEmpty, "\(file) uses \(names.subtracting(emitted).sorted())")
+                }
             }
-        } catch {
-            kill(child.processIdentifier, SIGKILL)
-            try? await client.shutdown()
-            await simnet.shutdown()
-            throw error
+            #expect(status == 0)
         }
-        kill(child.processIdentifier, SIGTERM)
-        try await KillTests.reap(child)
-        try await client.shutdown()
-        await simnet.shutdown()
-        #expect(child.terminationStatus == 0)
     }
 }

@@ -6,6 +6,7 @@ import NIOWebSocket
 import Synchronization
 import Testing
 import WatcherCore
+import WatcherTesting
 
 @testable import WatcherSimnet
 

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Synchronization
 import WatcherSinks
+import WatcherTesting
 
 /// A real webhook receiver on loopback: records every request, verifies its Standard Webhooks signature, and
 /// can fail its first attempts or be switched off.

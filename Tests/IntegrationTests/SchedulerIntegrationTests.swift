@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// The scheduler with real adapters over real HTTP against the simnet's rate limits and faults. The scheduler
 /// and the simnet share one simulated clock, so a minute of traffic is exact and fast.

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import WatcherTesting
 
 /// A `watcher run --http HOST:0` process: its status server binds a free port itself and the test reads the address
 /// from the daemon's log ("status server listening"), so no port picked beforehand can be taken by a parallel test
@@ -23,7 +25,7 @@ struct StatusDaemon {
         let log = "\(data)/daemon.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: KillTests.executable)
+        child.executableURL = WatcherProcess.executable
         child.arguments = ["run", "--config", config, "--http", "\(bind):0"] + arguments
         child.standardOutput = FileHandle.nullDevice
         child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -49,6 +51,23 @@ struct StatusDaemon {
             throw error
         }
         return StatusDaemon(child: child, base: "http://127.0.0.1:\(port ?? "0")", log: log)
+    }
+
+    /// Runs `body` with an HTTP client while the daemon runs, then stops the daemon gracefully (SIGTERM), waits for it
+    /// and returns its exit status. When `body` throws, the daemon is SIGKILLed and the error rethrown. The client is
+    /// shut down either way.
+    func whileRunning(_ body: (HTTPClient) async throws -> Void) async throws -> Int32 {
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            try await body(client)
+        } catch {
+            kill(child.processIdentifier, SIGKILL)
+            try? await client.shutdown()
+            throw error
+        }
+        let status = try await WatcherProcess.stop(child)
+        try await client.shutdown()
+        return status
     }
 
     /// The daemon's log so far.

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// `watcher run --http` as a real process: `/metrics` parses with Prometheus' own text parser, and `/healthz`
 /// follows the provider going away and coming back.
@@ -81,63 +82,60 @@ struct StatusServerTests {
          "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "2s"])
-        let child = daemon.child
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let status: Int32
         do {
-            let base = daemon.base
-            try await eventually("a healthy /healthz") {
-                (try? await Self.get(client, "\(base)/healthz"))?.status == 200
-            }
-            _ = try await simnet.mine(count: 1)
-            try await eventually("events to be emitted") {
-                (try? await Self.get(client, "\(base)/metrics"))?.body.contains("watcher_events_emitted_total") == true
-            }
-            let metrics = try await Self.get(client, "\(base)/metrics")
-            let parsed = try Self.prometheusParse(metrics.body)
-            #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
-            for family in [
-                "watcher_provider_requests", "watcher_events_emitted", "watcher_rate_limiter_wait_seconds",
-                "watcher_sink_lag_events",
-            ] {
-                #expect(parsed.output.contains(family), "\(family) missing from /metrics")
-            }
-            try await eventually("a stored block") {
-                (try? await Self.get(client, "\(base)/api/blocks"))?.body.contains("\"merkleRoot\"") == true
-            }
-            for bad in ["0", "-1", "abc", "1001"] {
-                let answer = try await Self.get(client, "\(base)/api/blocks?limit=\(bad)")
-                #expect(answer.status == 400 && answer.body.contains("limit must be an integer from 1 to 1000"))
-            }
-            #expect(try await Self.get(client, "\(base)/api/blocks?limit=1").status == 200)
-            #expect(try await Self.get(client, "\(base)/healthz", method: .HEAD).status == 200)
-            #expect(try await Self.get(client, "\(base)/healthz", method: .POST).status == 405)
-            let accounts = try await Self.get(client, "\(base)/api/accounts")
-            #expect(accounts.status == 200)
+            status = try await daemon.whileRunning { client in
+                let base = daemon.base
+                try await eventually("a healthy /healthz") {
+                    (try? await Self.get(client, "\(base)/healthz"))?.status == 200
+                }
+                _ = try await simnet.mine(count: 1)
+                try await eventually("events to be emitted") {
+                    (try? await Self.get(client, "\(base)/metrics"))?.body.contains("watcher_events_emitted_total")
+                        == true
+                }
+                let metrics = try await Self.get(client, "\(base)/metrics")
+                let parsed = try Self.prometheusParse(metrics.body)
+                #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
+                for family in [
+                    "watcher_provider_requests", "watcher_events_emitted", "watcher_rate_limiter_wait_seconds",
+                    "watcher_sink_lag_events",
+                ] {
+                    #expect(parsed.output.contains(family), "\(family) missing from /metrics")
+                }
+                try await eventually("a stored block") {
+                    (try? await Self.get(client, "\(base)/api/blocks"))?.body.contains("\"merkleRoot\"") == true
+                }
+                for bad in ["0", "-1", "abc", "1001"] {
+                    let answer = try await Self.get(client, "\(base)/api/blocks?limit=\(bad)")
+                    #expect(answer.status == 400 && answer.body.contains("limit must be an integer from 1 to 1000"))
+                }
+                #expect(try await Self.get(client, "\(base)/api/blocks?limit=1").status == 200)
+                #expect(try await Self.get(client, "\(base)/healthz", method: .HEAD).status == 200)
+                #expect(try await Self.get(client, "\(base)/healthz", method: .POST).status == 405)
+                let accounts = try await Self.get(client, "\(base)/api/accounts")
+                #expect(accounts.status == 200)
 
-            // The provider goes away: 503 within one check interval (2 s) plus a poll.
-            await simnet.shutdown()
-            let stopped = ContinuousClock.now
-            try await eventually(timeout: .seconds(15), "/healthz to turn 503") {
-                (try? await Self.get(client, "\(base)/healthz"))?.status == 503
-            }
-            #expect(ContinuousClock.now - stopped < .seconds(6))
-            let degraded = try await Self.get(client, "\(base)/healthz")
-            #expect(degraded.body.contains("\"bb\""))
-            // It comes back on the same port: 200 again.
-            simnet = try await Simnet.start(configuration)
-            try await eventually(timeout: .seconds(40), "/healthz to turn 200 again") {
-                (try? await Self.get(client, "\(base)/healthz"))?.status == 200
+                // The provider goes away: 503 within one check interval (2 s) plus a poll.
+                await simnet.shutdown()
+                let stopped = ContinuousClock.now
+                try await eventually(timeout: .seconds(15), "/healthz to turn 503") {
+                    (try? await Self.get(client, "\(base)/healthz"))?.status == 503
+                }
+                #expect(ContinuousClock.now - stopped < .seconds(6))
+                let degraded = try await Self.get(client, "\(base)/healthz")
+                #expect(degraded.body.contains("\"bb\""))
+                // It comes back on the same port: 200 again.
+                simnet = try await Simnet.start(configuration)
+                try await eventually(timeout: .seconds(40), "/healthz to turn 200 again") {
+                    (try? await Self.get(client, "\(base)/healthz"))?.status == 200
+                }
             }
         } catch {
-            kill(child.processIdentifier, SIGKILL)
-            try? await client.shutdown()
             await simnet.shutdown()
             throw error
         }
-        kill(child.processIdentifier, SIGTERM)
-        try await KillTests.reap(child)
-        try await client.shutdown()
         await simnet.shutdown()
-        #expect(child.terminationStatus == 0)
+        #expect(status == 0)
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// The rate limiter against the simnet's own limiter, each on its own wall clock (no shared simulated time, so
 /// the jitter between two clocks and the network is real): the watcher never trips the server's limit, resumes

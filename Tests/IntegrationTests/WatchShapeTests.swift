@@ -5,6 +5,7 @@ import WatcherCore
 import WatcherEngine
 import WatcherSimnet
 import WatcherStorage
+import WatcherTesting
 
 @testable import WatcherApp
 

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 import WatcherSimnet
+import WatcherTesting
 
 /// A simnet and a `watcher run --http` process following one of its funded addresses (config watch `wallet`),
 /// its blocks and USD, GBP and EUR prices: what the web UI tests drive.
@@ -71,6 +72,28 @@ struct WebDaemon {
         )
     }
 
+    /// Starts a daemon (``start(seed:bind:arguments:)``), waits until it is ``ready(_:)``, runs `body` with it and an
+    /// HTTP client, and stops both whether `body` returns or throws.
+    static func with(
+        seed: UInt64,
+        bind: String = "127.0.0.1",
+        arguments: [String] = [],
+        _ body: (WebDaemon, HTTPClient) async throws -> Void
+    ) async throws {
+        let daemon = try await start(seed: seed, bind: bind, arguments: arguments)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            try await daemon.ready(client)
+            try await body(daemon, client)
+        } catch {
+            try? await client.shutdown()
+            try await daemon.stop()
+            throw error
+        }
+        try await client.shutdown()
+        try await daemon.stop()
+    }
+
     /// Waits until the daemon serves stored blocks, the followed address's balance and the three prices.
     func ready(_ client: HTTPClient) async throws {
         try await eventually(timeout: .seconds(60), "the daemon to store blocks, a balance and prices") {
@@ -104,8 +127,7 @@ struct WebDaemon {
 
     /// Stops the daemon (SIGTERM, then waits) and the simnet, and removes the data directory.
     func stop() async throws {
-        if child.isRunning { kill(child.processIdentifier, SIGTERM) }
-        try await KillTests.reap(child)
+        try await WatcherProcess.stop(child)
         await simnet.shutdown()
         try? FileManager.default.removeItem(atPath: data)
     }

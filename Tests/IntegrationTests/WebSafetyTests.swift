@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// The status server is safe by default: writes from another origin are refused, beyond loopback they need the
 /// `--http-token`, error pages are plain, nothing shows a provider URL; and the event stream resumes from the log.
@@ -13,10 +14,7 @@ struct WebSafetyTests {
     static let invalid = #"{"address": "bc1qnotanaddress"}"#
 
     @Test func loopbackRefusesOtherOriginsAndStreamsTheLog() async throws {
-        let daemon = try await WebDaemon.start(seed: 23)
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        do {
-            try await daemon.ready(client)
+        try await WebDaemon.with(seed: 23) { daemon, client in
             let evil = [("Origin", "http://evil.example")]
             let foreign = try await daemon.get(
                 client,
@@ -83,13 +81,7 @@ struct WebSafetyTests {
             #expect(try await daemon.get(client, "/api/accounts/\(funded)", method: .DELETE).status == 200)
 
             try await Self.streamResumes(daemon, client)
-        } catch {
-            try? await client.shutdown()
-            try await daemon.stop()
-            throw error
         }
-        try await client.shutdown()
-        try await daemon.stop()
     }
 
     /// `Last-Event-ID: N` replays the log after N; a block mined while connected arrives as `block.new`.
@@ -121,10 +113,9 @@ struct WebSafetyTests {
     }
 
     @Test func beyondLoopbackWritesNeedTheToken() async throws {
-        let daemon = try await WebDaemon.start(seed: 24, bind: "0.0.0.0", arguments: ["--http-token", "s3cret-t0ken"])
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        do {
-            try await daemon.ready(client)
+        try await WebDaemon.with(seed: 24, bind: "0.0.0.0", arguments: ["--http-token", "s3cret-t0ken"]) {
+            daemon,
+            client in
             let none = try await daemon.get(client, "/api/accounts", method: .POST, body: Self.invalid)
             #expect(none.status == 401 && none.headers.first(name: "WWW-Authenticate") == "Bearer")
             let wrong = try await daemon.get(
@@ -156,31 +147,16 @@ struct WebSafetyTests {
             #expect(page.status == 200 && !page.body.contains("s3cret-t0ken"))
             let log = try String(contentsOfFile: daemon.log, encoding: .utf8)
             #expect(log.contains("listens beyond this machine") && log.contains("needs the --http-token"), "\(log)")
-        } catch {
-            try? await client.shutdown()
-            try await daemon.stop()
-            throw error
         }
-        try await client.shutdown()
-        try await daemon.stop()
     }
 
     @Test func beyondLoopbackWithoutATokenRefusesWrites() async throws {
-        let daemon = try await WebDaemon.start(seed: 25, bind: "0.0.0.0")
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        do {
-            try await daemon.ready(client)
+        try await WebDaemon.with(seed: 25, bind: "0.0.0.0") { daemon, client in
             let write = try await daemon.get(client, "/api/accounts", method: .POST, body: Self.invalid)
             #expect(write.status == 403 && write.body.contains("--http-token"), "\(write.body)")
             #expect(try await daemon.get(client, "/api/accounts").status == 200)
             let log = try String(contentsOfFile: daemon.log, encoding: .utf8)
             #expect(log.contains("over HTTP is refused"), "\(log)")
-        } catch {
-            try? await client.shutdown()
-            try await daemon.stop()
-            throw error
         }
-        try await client.shutdown()
-        try await daemon.stop()
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// The web UI in a real browser (Selenium driving Debian's chromium through chromium-driver, installed by
 /// `make test-deps`), and the JSON API checked against `docs/openapi.yaml`, both against a running daemon.
@@ -21,10 +22,7 @@ struct WebUITests {
     }
 
     @Test func browserDrivesBothTabs() async throws {
-        let daemon = try await WebDaemon.start(seed: 21)
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        do {
-            try await daemon.ready(client)
+        try await WebDaemon.with(seed: 21) { daemon, client in
             // Twenty blocks while the daemon runs: a full Blocks tab.
             _ = try await daemon.simnet.mine(count: 20)
             try await eventually("twenty stored blocks") {
@@ -39,20 +37,11 @@ struct WebUITests {
             }
             let run = try await WebDaemon.python("browser-test.py", arguments)
             #expect(run.status == 0, "the browser test failed (make test-deps installs chromium):\n\(run.output)")
-        } catch {
-            try? await client.shutdown()
-            try await daemon.stop()
-            throw error
         }
-        try await client.shutdown()
-        try await daemon.stop()
     }
 
     @Test func answersMatchTheOpenAPIDocument() async throws {
-        let daemon = try await WebDaemon.start(seed: 22)
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        do {
-            try await daemon.ready(client)
+        try await WebDaemon.with(seed: 22) { daemon, client in
             let funded = try await Self.funded(daemon)
             let top = try #require(
                 try JSONValue.parse(try await daemon.get(client, "/api/blocks?limit=1").body)[0]
@@ -118,12 +107,6 @@ struct WebUITests {
             #expect(api[0]?["address"]?.stringValue == daemon.followed)
             #expect(api[0]?["label"]?.stringValue == "Savings")
             #expect(api[0]?["balanceBtc"] != nil && api[0]?["fiat"]?["GBP"] != nil)
-        } catch {
-            try? await client.shutdown()
-            try await daemon.stop()
-            throw error
         }
-        try await client.shutdown()
-        try await daemon.stop()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherStorage
+import WatcherTesting
 
 /// `watcher accounts remove` on a real store: it removes only accounts added with `accounts add`, keeps the
 /// engine state of an address a config watch still follows, and changes nothing when it refuses.

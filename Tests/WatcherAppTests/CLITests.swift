@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherStorage
+import WatcherTesting
 
 /// The `watcher` binary: exit codes, help, check output, and clean shutdown on signals.
 @Suite(.serialized)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTesting
 
 /// `watcher run --http`: a port in use is named with the flag, and an address beyond loopback is warned about.
 @Suite(.timeLimit(.minutes(1)))

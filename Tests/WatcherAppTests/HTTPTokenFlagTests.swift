@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTesting
 
 /// `--http-token`: an empty token (an unset variable in `--http-token "$VAR"`) must not open writes, and a token
 /// without `--http` is a mistake; both exit 2 before anything starts.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// `watcher probe` as a real process against an in-process simnet: every query on every adapter, the exit
 /// codes, and the provider's rate limit.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherStorage
+import WatcherTesting
 
 @testable import WatcherApp
 

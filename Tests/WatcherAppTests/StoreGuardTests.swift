@@ -3,6 +3,7 @@ import Testing
 import WatcherApp
 import WatcherCore
 import WatcherStorage
+import WatcherTesting
 
 /// The store is guarded against what an operator can do to it: a second daemon on the same data directory, a
 /// truncated or empty `data.mdb`, and `storage.path` naming a file. Each gives one line and exit 1, never a crash.

@@ -1,41 +1,19 @@
-import Logging
 import Synchronization
 import Testing
 import WatcherCore
+import WatcherTesting
 
 /// The scheduler actor on a manual clock: timed wake-ups advance simulated time instantly.
 struct SchedulerTests {
-    /// Collects log messages, to check that state changes are logged once.
-    final class LogRecorder: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var messages: [String] { lines.withLock { $0 } }
-    }
-
-    struct RecordingHandler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let extra = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            recorder.append(([event.message.description] + extra).joined(separator: " "))
-        }
-    }
-
     /// Runs `body` with a scheduler whose run loop is going.
     func withScheduler(
         _ limits: [String: RateLimit],
         policy: SchedulerPolicy = .init(),
-        recorder: LogRecorder = LogRecorder(),
+        lines: LogLines = LogLines(),
         _ body: @Sendable (Scheduler<ManualClock>, ManualClock) async throws -> Void
     ) async throws {
         let clock = ManualClock()
-        let logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
-        let scheduler = Scheduler(limits: limits, policy: policy, clock: clock, logger: logger)
+        let scheduler = Scheduler(limits: limits, policy: policy, clock: clock, logger: lines.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await scheduler.run() }
             try await body(scheduler, clock)
@@ -63,14 +41,14 @@ struct SchedulerTests {
     }
 
     @Test func failsOverOnceAndReturnsToThePrimary() async throws {
-        let recorder = LogRecorder()
+        let lines = LogLines()
         let policy = SchedulerPolicy(maxAttempts: 10, breakerThreshold: 3, breakerCoolDown: .seconds(30))
         let limits = [
             "primary": RateLimit(requests: 100, per: .seconds(1)),
             "secondary": RateLimit(requests: 100, per: .seconds(1)),
         ]
         let primaryDown = Locked(true)
-        try await withScheduler(limits, policy: policy, recorder: recorder) { scheduler, clock in
+        try await withScheduler(limits, policy: policy, lines: lines) { scheduler, clock in
             var served: [String] = []
             for _ in 0..<20 {
                 let who = try await scheduler.perform(
@@ -95,7 +73,7 @@ struct SchedulerTests {
             ) { id in id }
             #expect(back == "primary")
         }
-        let messages = recorder.messages
+        let messages = lines.all
         #expect(messages.filter { $0.hasPrefix("failing over") }.count == 1, "\(messages)")
         #expect(messages.filter { $0.hasPrefix("provider degraded") }.count == 1)
         #expect(messages.filter { $0.hasPrefix("provider recovered") }.count == 1)

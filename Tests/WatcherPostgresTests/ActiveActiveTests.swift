@@ -5,34 +5,14 @@ import WatcherCore
 import WatcherEngine
 import WatcherSimnet
 import WatcherStorage
+import WatcherTesting
 
 /// Two `watcher run` processes with the same watches and their own data directories deliver to one table while
 /// the chain moves; one is SIGKILLed and restarted mid-run. The table ends with exactly one row per fact.
 @Suite("Postgres active-active", .serialized, .timeLimit(.minutes(5)))
 struct ActiveActiveTests {
-    static var executable: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("watcher")
-            .path
-    }
-
     static func start(_ config: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run", "--config", config]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        var environment = ProcessInfo.processInfo.environment
-        environment["WATCHER_LOG_LEVEL"] = "error"
-        environment["PG_PASSWORD"] = PostgresCluster.password
-        process.environment = environment
-        try process.run()
-        return process
-    }
-
-    static func stop(_ process: Process, signal: Int32) async throws {
-        kill(process.processIdentifier, signal)
-        try await eventually("the watcher to exit", timeout: .seconds(60)) { !process.isRunning }
+        try WatcherProcess.daemon(config: config, environment: ["PG_PASSWORD": PostgresCluster.password])
     }
 
     @Test func twoInstancesStoreEachFactOnceWithOneKilledAndRestarted() async throws {
@@ -64,7 +44,7 @@ struct ActiveActiveTests {
                     try await Task.sleep(for: .milliseconds(200 + Int64(random.next() % 600)))
                     mined += try await simnet.mine(count: 1)
                     try await Task.sleep(for: .milliseconds(Int64(random.next() % 600)))
-                    if iteration == 1 { try await Self.stop(children[1], signal: SIGKILL) }
+                    if iteration == 1 { try await WatcherProcess.stop(children[1], signal: SIGKILL) }
                     if iteration == 3 { children[1] = try Self.start(configs[1]) }
                 }
                 mined += try await simnet.mine(count: 1)
@@ -72,7 +52,7 @@ struct ActiveActiveTests {
                 defer { for store in stores { store.environment.close() } }
                 // Both instances catch up with the chain and deliver their whole log.
                 let tip = await simnet.tip()
-                try await eventually("both instances to deliver everything", timeout: .seconds(120)) {
+                try await eventually(timeout: .seconds(120), "both instances to deliver everything") {
                     try stores.allSatisfy { store in
                         try store.read { txn in
                             try txn.tip(chain: "btc")?.hash == tip.hash
@@ -80,7 +60,7 @@ struct ActiveActiveTests {
                         }
                     }
                 }
-                for child in children { try await Self.stop(child, signal: SIGTERM) }
+                for child in children { try await WatcherProcess.stop(child) }
                 let logs = try stores.map { store in try store.read { try $0.events(from: 0).map(\.id) } }
                 let (rows, distinct, ids) = try await SQL.with(cluster) { sql in
                     (
@@ -114,19 +94,15 @@ struct ActiveActiveTests {
     }
 
     static func waitForStore(_ data: String) async throws -> Store {
-        var store: Store?
-        try await eventually("the store in \(data)") {
-            store = try? Store(path: data + "/store", options: .init(readOnly: true))
-            return store != nil
+        try await eventuallyValue(timeout: .seconds(30), "the store in \(data)") {
+            try? Store(path: data + "/store", options: .init(readOnly: true))
         }
-        guard let store else { throw TimedOut(what: "the store") }
-        return store
     }
 
     static func waitForBaseline(_ data: String, _ followed: [String]) async throws {
         let store = try await waitForStore(data)
         defer { store.environment.close() }
-        try await eventually("the baseline in \(data)", timeout: .seconds(60)) {
+        try await eventually(timeout: .seconds(60), "the baseline in \(data)") {
             try store.read { txn in
                 try txn.tip(chain: "btc") != nil
                     && followed.allSatisfy { try txn.addressState(chain: "btc", address: $0)?.summary != nil }

@@ -1,11 +1,13 @@
 import Testing
+import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// Requests are served concurrently, and stay consistent while blocks are mined underneath them.
 @Suite("Concurrency")
 struct ConcurrencyTests {
     @Test func concurrentRequestsWhileMining() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let funded = await simnet.addresses().map(\.address)
             let paths =
                 funded.prefix(6).flatMap { ["/api/v2/address/\($0)?details=txs", "/rawaddr/\($0)"] }

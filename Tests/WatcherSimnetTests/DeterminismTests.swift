@@ -1,5 +1,6 @@
 import Testing
 import WatcherSimnet
+import WatcherTesting
 
 /// The same seed gives the same chain, over HTTP and in the model; different seeds differ; request
 /// traffic (including injected faults) never changes the chain.
@@ -7,7 +8,7 @@ import WatcherSimnet
 struct DeterminismTests {
     /// Mines, pays and reorgs the same way on a simnet, then returns every block body and the truths.
     private func fingerprint(seed: UInt64, withFaultTraffic: Bool = false) async throws -> [String] {
-        try await SimnetHarness.withSimnet(SimnetConfiguration(seed: seed)) { simnet in
+        try await Simnet.with(SimnetConfiguration(seed: seed)) { simnet in
             if withFaultTraffic {
                 await simnet.setFaults(
                     family: .blockbook,

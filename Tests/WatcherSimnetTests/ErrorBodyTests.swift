@@ -1,30 +1,33 @@
 import Testing
+import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// Errors and odd requests get each real server's answer, byte for byte where a real body is on file,
 /// and never crash the simnet.
 @Suite("Error bodies and bad input")
 struct ErrorBodyTests {
     @Test func blockbookErrorsMatchTheRealBodies() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let missing = try await SimnetHarness.get(simnet, "/api/v2/address/")
             #expect(missing.status == 400)
             #expect(
-                try missing.json()
-                    == (try JSONNode.parse(SimnetHarness.fixture("blockbook/error-missing-address.json")))
+                try missing.json().normalized
+                    == (try JSONValue.parse(SimnetHarness.fixture("blockbook/error-missing-address.json"))).normalized
             )
 
             let txid = "1232e48aeabdd9b75def7b48d756ba304713c2aba7b522bf9dbc893fc4231b07"
             let notFound = try await SimnetHarness.get(simnet, "/api/v2/tx/\(txid)")
             #expect(notFound.status == 400)
             #expect(
-                try notFound.json() == (try JSONNode.parse(SimnetHarness.fixture("blockbook/error-tx-not-found.json")))
+                try notFound.json().normalized
+                    == (try JSONValue.parse(SimnetHarness.fixture("blockbook/error-tx-not-found.json"))).normalized
             )
             #expect(notFound.header("Content-Type") == "application/json; charset=utf-8")
 
             let invalid = try await SimnetHarness.get(simnet, "/api/v2/address/bc1qinvalid")
             #expect(invalid.status == 400)
-            #expect(try invalid.json()["error"]?.string?.hasPrefix("Invalid address, ") == true)
+            #expect(try invalid.json()["error"]?.stringValue?.hasPrefix("Invalid address, ") == true)
 
             for path in [
                 "/api/v2/block/99999999", "/api/v2/block/zz", "/api/v2/block/" + String(repeating: "0", count: 64),
@@ -36,7 +39,7 @@ struct ErrorBodyTests {
     }
 
     @Test func blockbookQuirksAreMimicked() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let above = try await SimnetHarness.get(simnet, "/api/v2/block-index/900000")
             #expect(above.status == 200 && above.text == #"{"blockHash":""}"#)
             for path in ["/api/v2", "/api/status", "/api/v2/nonsense/path", "/api/v1/whatever"] {
@@ -55,7 +58,7 @@ struct ErrorBodyTests {
     }
 
     @Test func rawaddrAndPriceErrorsArePlainText() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let invalidBody = try SimnetHarness.fixture("rawaddr/error_invalid_bitcoin_address.txt")
             for path in [
                 "/rawaddr/xyz", "/rawaddr/", "/multiaddr?active=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4|nope",
@@ -66,13 +69,13 @@ struct ErrorBodyTests {
                 #expect(answer.header("Content-Type")?.hasPrefix("text/plain") == true)
             }
             let coinbase = try await SimnetHarness.get(simnet, "/v2/prices/BTC-XYZ/spot")
-            #expect(try coinbase.status == 404 && (coinbase.json()["errors"]?[0]?["id"]?.string) == "not_found")
+            #expect(try coinbase.status == 404 && (coinbase.json()["errors"]?[0]?["id"]?.stringValue) == "not_found")
             #expect(try await SimnetHarness.get(simnet, "/nowhere").status == 404)
         }
     }
 
     @Test func hostileInputNeverCrashes() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let paths = [
                 "/api/v2/address/%ZZ%00", "/api/v2/address/\(String(repeating: "1", count: 5000))",
                 "/api/v2/block/800001?page=-5", "/api/v2/block/800001?page=999999999999999999999",

@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import NIOCore
 import Testing
+import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// Injected faults: each kind's behaviour, seeded choice, and statistics.
 @Suite("Fault injection")
@@ -11,7 +13,7 @@ struct FaultTests {
     }
 
     @Test func serverErrorsUseTheFamilysBodyAndConfiguredStatuses() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             await simnet.setFaults(family: .blockbook, always(.serverError))
             let blockbook = try await SimnetHarness.get(simnet, "/api/v2/block-index/")
             #expect(blockbook.status == 500 && blockbook.text == #"{"error":"Internal server error"}"#)
@@ -24,12 +26,12 @@ struct FaultTests {
             #expect(set.status == 200)
             let coinbase = try await SimnetHarness.get(simnet, "/v2/prices/BTC-USD/spot")
             #expect(coinbase.status == 503)
-            #expect(try coinbase.json()["errors"]?[0]?["id"]?.string == "internal_server_error")
+            #expect(try coinbase.json()["errors"]?[0]?["id"]?.stringValue == "internal_server_error")
         }
     }
 
     @Test func malformedTruncatedAndWrongShapeBodies() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let path = "/api/v2/block/800001"
             let real = try await SimnetHarness.get(simnet, path)
 
@@ -54,7 +56,7 @@ struct FaultTests {
     }
 
     @Test func slowTricklesTheRealBody() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             let real = try await SimnetHarness.get(simnet, "/v1/bpi/currentprice.json")
             await simnet.setFaults(family: .coindesk, always(.slow, slow: .milliseconds(400)))
             let started = ContinuousClock.now
@@ -71,9 +73,8 @@ struct FaultTests {
             _ = try await SimnetHarness.get(simnet, "/latestblock", timeout: .milliseconds(300))
         }
         // The client gave up after 300 ms; on a loaded machine the request may reach the server only after that.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await simnet.stats().families[.rawaddr]?.faults != 1, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try? await eventually(timeout: .seconds(10), "the timeout fault counted") {
+            await simnet.stats().families[.rawaddr]?.faults == 1
         }
         let stats = await simnet.stats()
         #expect(stats.families[.rawaddr]?.faults == 1)
@@ -86,7 +87,7 @@ struct FaultTests {
 
     @Test func faultChoiceComesFromTheSeed() async throws {
         func kinds(seed: UInt64) async throws -> [String] {
-            try await SimnetHarness.withSimnet(SimnetConfiguration(seed: seed)) { simnet in
+            try await Simnet.with(SimnetConfiguration(seed: seed)) { simnet in
                 let faults = FaultConfiguration(rate: 0.5, kinds: [.serverError, .malformed, .truncated, .wrongShape])
                 await simnet.setFaults(family: .blockbook, faults)
                 for _ in 0..<40 { _ = try await SimnetHarness.get(simnet, "/api/v2/block-index/") }
@@ -102,7 +103,7 @@ struct FaultTests {
     }
 
     @Test func controlAPIValidatesFaultRequests() async throws {
-        try await SimnetHarness.withSimnet { simnet in
+        try await Simnet.with { simnet in
             for body in [
                 #"{"family":"nope","rate":0.5}"#,
                 #"{"family":"blockbook","rate":2}"#,
@@ -113,7 +114,7 @@ struct FaultTests {
             ] {
                 let answer = try await SimnetHarness.post(simnet, "/control/faults", json: body)
                 #expect(answer.status == 400, "\(body)")
-                #expect(try answer.json()["error"]?.string != nil)
+                #expect(try answer.json()["error"]?.stringValue != nil)
             }
         }
     }

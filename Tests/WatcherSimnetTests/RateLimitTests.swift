@@ -1,6 +1,7 @@
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// Token-bucket rate limits per family, with time frozen through an injected clock.
 @Suite("Rate limits")
@@ -12,7 +13,7 @@ struct RateLimitTests {
             rateLimits: [.blockbook: RateLimit(requests: 20, per: .seconds(60), burst: 20)],
             clock: clock
         )
-        try await SimnetHarness.withSimnet(configuration) { simnet in
+        try await Simnet.with(configuration) { simnet in
             let answers = try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
                 for index in 0..<100 {
                     group.addTask { try await SimnetHarness.get(simnet, "/api/v2/block-index/\(800_000 + index % 6)") }
@@ -44,7 +45,7 @@ struct RateLimitTests {
 
     @Test func controlAPISetsAndClearsLimitsWithTheFamilysRealBody() async throws {
         let clock = ManualSimnetClock()
-        try await SimnetHarness.withSimnet(SimnetConfiguration(seed: 42, clock: clock)) { simnet in
+        try await Simnet.with(SimnetConfiguration(seed: 42, clock: clock)) { simnet in
             let set = try await SimnetHarness.post(
                 simnet,
                 "/control/ratelimit",
@@ -60,8 +61,10 @@ struct RateLimitTests {
 
             let stats = try await SimnetHarness.get(simnet, "/control/stats").json()
             #expect(stats["families"]?["rawaddr"]?["rateLimited"]?.int == 1)
-            let last = try #require(stats["log"]?.array?.last)
-            #expect(last["status"]?.int == 429 && last["retryAfter"]?.int == 5 && last["family"]?.string == "rawaddr")
+            let last = try #require(stats["log"]?.arrayValue?.last)
+            #expect(
+                last["status"]?.int == 429 && last["retryAfter"]?.int == 5 && last["family"]?.stringValue == "rawaddr"
+            )
             #expect(last["t"]?.number == clock.now())
 
             let off = try await SimnetHarness.post(

@@ -1,5 +1,7 @@
 import Testing
+import WatcherCore
 import WatcherSimnet
+import WatcherTesting
 
 /// For each kind of real body the simnet imitates, every key path of the real fixture appears in the
 /// simnet's body with the same JSON type (extra simnet keys are fine). Fixtures: `Fixtures/SOURCES.md`.
@@ -18,9 +20,9 @@ struct ShapeParityTests {
         paths candidates: [String],
         simnet: Simnet,
         except exceptions: [JSONShape.Exception] = [],
-        select: (JSONNode) -> JSONNode = { $0 }
+        select: (JSONValue) -> JSONValue = { $0 }
     ) async throws {
-        let real = JSONShape(select(try JSONNode.parse(try SimnetHarness.fixture(fixture))))
+        let real = JSONShape(select(try JSONValue.parse(try SimnetHarness.fixture(fixture))))
         var best: [String]?
         for path in candidates {
             let answer = try await SimnetHarness.get(simnet, path)
@@ -33,7 +35,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookStatusAndBlockIndex() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await expectParity(fixture: "blockbook/status.json", paths: ["/api/"], simnet: simnet)
             try await expectParity(
                 fixture: "blockbook/block-index.json",
@@ -44,7 +46,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookBlock() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 4)
             // A block below the tip, so `nextBlockHash` exists and some of its outputs are spent.
             for fixture in ["blockbook/block-2648059-page1.json", "blockbook/block-225493-page1.json"] {
@@ -54,7 +56,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookTransactions() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 2)
             let chain = await simnet.chain()
             let block = try #require(chain.block(height: 800003))
@@ -73,7 +75,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookAddressAtEachDetailsLevel() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 3)
             let busiest = try #require(await simnet.addresses().max { $0.confirmedTxCount < $1.confirmedTxCount })
             let base = "/api/v2/address/\(busiest.address)"
@@ -99,7 +101,7 @@ struct ShapeParityTests {
     }
 
     @Test func blockbookTickers() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await expectParity(
                 fixture: "blockbook/tickers-usd.json",
                 paths: ["/api/v2/tickers/?currency=usd"],
@@ -111,7 +113,7 @@ struct ShapeParityTests {
     }
 
     @Test func rawaddrMultiaddrAndLatestBlock() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await simnet.mine(count: 3)
             let truths = await simnet.addresses()
             let p2pkh = try #require(
@@ -138,7 +140,7 @@ struct ShapeParityTests {
     }
 
     @Test func priceFeeds() async throws {
-        try await SimnetHarness.withSimnet(Self.configuration) { simnet in
+        try await Simnet.with(Self.configuration) { simnet in
             try await expectParity(
                 fixture: "price/coindesk_currentprice_2021-09-30.json",
                 paths: ["/v1/bpi/currentprice.json"],

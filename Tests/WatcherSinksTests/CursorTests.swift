@@ -5,6 +5,7 @@ import WatcherCore
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 @Suite("Cursors and filters", .timeLimit(.minutes(1)))
 struct CursorTests {
@@ -29,7 +30,7 @@ struct CursorTests {
                     options: testOptions
                 )
                 try await whileRunning(first) {
-                    try await eventually("both sinks at 5") {
+                    try await eventually(timeout: .seconds(15), "both sinks at 5") {
                         try cursor(store, "hook") == 5 && cursor(store, "file") == 5
                     }
                 }
@@ -50,7 +51,7 @@ struct CursorTests {
                     metrics: counts.watcher
                 )
                 try await whileRunning(second) {
-                    try await eventually("both sinks at 8") {
+                    try await eventually(timeout: .seconds(15), "both sinks at 8") {
                         try cursor(again, "hook") == 8 && cursor(again, "file") == 8
                     }
                 }
@@ -82,7 +83,7 @@ struct CursorTests {
                 metrics: counts.watcher
             )
             try await whileRunning(service) {
-                try await eventually("both cursors at the end") {
+                try await eventually(timeout: .seconds(15), "both cursors at the end") {
                     try cursor(store, "addresses") == 5 && cursor(store, "all") == 5
                 }
             }
@@ -108,10 +109,12 @@ struct CursorTests {
                 options: .init(pollInterval: .seconds(3600), trimInterval: .seconds(3600), keepDelivered: 0)
             )
             try await whileRunning(service) {
-                try await eventually("the worker idle at the start") { service.status.state(sink: "file")?.head == 0 }
+                try await eventually(timeout: .seconds(15), "the worker idle at the start") {
+                    service.status.state(sink: "file")?.head == 0
+                }
                 for n in 1...3 {
                     try await Events.append(store, n...n, signal: signal)
-                    try await eventually("event \(n) delivered on the signal", timeout: .seconds(5)) {
+                    try await eventually(timeout: .seconds(5), "event \(n) delivered on the signal") {
                         try cursor(store, "file") == UInt64(n)
                     }
                 }

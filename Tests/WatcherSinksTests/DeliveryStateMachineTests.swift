@@ -3,6 +3,7 @@ import Testing
 import WatcherCore
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 /// The pure outbox state machine: no store, no HTTP, time passed in.
 @Suite("Delivery state machine")

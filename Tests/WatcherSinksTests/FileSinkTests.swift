@@ -4,6 +4,7 @@ import Testing
 import WatcherCore
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 @Suite("File sink", .timeLimit(.minutes(1)))
 struct FileSinkTests {
@@ -81,7 +82,7 @@ struct FileSinkTests {
                 options: testOptions
             )
             try await whileRunning(service) {
-                try await eventually("delivery") { try cursor(store, "file") == 3 }
+                try await eventually(timeout: .seconds(15), "delivery") { try cursor(store, "file") == 3 }
                 #expect(sink.fsyncCount == 0)
             }
             #expect(sink.fsyncCount == 1)
@@ -116,7 +117,9 @@ struct FileSinkTests {
                 metrics: counts.watcher
             )
             try await whileRunning(service) {
-                try await eventually("the restarted sink to catch up") { try cursor(store, "file") == 12 }
+                try await eventually(timeout: .seconds(15), "the restarted sink to catch up") {
+                    try cursor(store, "file") == 12
+                }
             }
             #expect(fileIDs(path) == (1...12).map(Events.id))
             #expect(counts.sinkEvents("file", "delivered") == 8)

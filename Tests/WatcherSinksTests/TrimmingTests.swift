@@ -4,6 +4,7 @@ import Testing
 import WatcherCore
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 @Suite("Log trimming")
 struct TrimmingTests {
@@ -155,7 +156,9 @@ struct TrimmingTests {
                 metrics: counts.watcher
             )
             try await whileRunning(service) {
-                try await eventually("the lagging sink to catch up") { try cursor(store, "lagging") == 5 }
+                try await eventually(timeout: .seconds(15), "the lagging sink to catch up") {
+                    try cursor(store, "lagging") == 5
+                }
             }
             #expect(fileIDs(path) == ["evt_4", "evt_5"])
             #expect(counts.sinkEvents("lagging", "expired") == 2)

@@ -1,13 +1,11 @@
 import Foundation
 import Testing
+import WatcherFixtures
 import WatcherTesting
 
-/// The test bundle's copies of the shared fixtures (see each folder's SOURCES.md).
+/// The recorded fixtures of `Fixtures/` (see each folder's SOURCES.md), read from the WatcherFixtures bundle.
 enum Fixture {
-    static func bytes(_ name: String) throws -> [UInt8] {
-        let root = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures")
-        return Array(try Data(contentsOf: root.appendingPathComponent(name)))
-    }
+    static func bytes(_ name: String) throws -> [UInt8] { try RecordedFixture.bytes(name) }
 
     static func answer(_ name: String, status: Int = 200, headers: [(name: String, value: String)] = []) throws
         -> FixtureServer.Answer

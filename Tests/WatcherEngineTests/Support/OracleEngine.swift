@@ -1,6 +1,7 @@
 import Foundation
 import WatcherCore
 import WatcherStorage
+import WatcherTesting
 
 @testable import WatcherEngine
 @testable import WatcherSimnet
@@ -25,16 +26,7 @@ struct OracleEngine {
     }
 
     func header(_ height: Int) -> BlockHeader? {
-        guard let block = model.block(height: height) else { return nil }
-        return BlockHeader(
-            hash: block.hash,
-            height: block.height,
-            time: Date(timeIntervalSince1970: TimeInterval(block.time)),
-            merkleRoot: block.merkleRoot,
-            nonce: block.nonce,
-            txCount: block.txCount,
-            previousHash: block.previousBlockHash
-        )
+        model.block(height: height).map(ChainTruth.header)
     }
 
     /// One chain poll, as ``ChainDriver`` does it.

@@ -8,24 +8,6 @@ import WatcherPostgres
 import WatcherSinks
 import WatcherStorage
 
-struct TimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
-}
-
-/// Waits for `condition` with a deadline, checking every 20 ms.
-func eventually(
-    _ what: String,
-    timeout: Duration = .seconds(30),
-    _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
-
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// CloudEvents envelopes like the engine's, and log appends.
@@ -69,24 +51,6 @@ func withStore<T: Sendable>(_ body: (Store) async throws -> T) async throws -> T
     } catch {
         await store.close()
         throw error
-    }
-}
-
-/// Runs `service` in a `ServiceGroup` while `body` runs, then shuts it down gracefully and waits for it.
-func whileRunning<T: Sendable>(_ service: some Service, _ body: @Sendable () async throws -> T) async throws -> T {
-    let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
-    return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask { try await group.run() }
-        do {
-            let result = try await body()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            try? await tasks.waitForAll()
-            throw error
-        }
     }
 }
 

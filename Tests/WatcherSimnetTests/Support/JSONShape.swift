@@ -1,46 +1,15 @@
-/// A parsed JSON value that keeps the JSON type of every node (bool vs number vs string).
-indirect enum JSONNode: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONNode])
-    case object([String: JSONNode])
+import WatcherCore
 
-    /// Parses UTF-8 JSON (RFC 8259); throws on anything else, including trailing garbage.
-    static func parse(_ bytes: some Sequence<UInt8>) throws -> JSONNode {
-        var parser = JSONNodeParser(bytes: Array(bytes))
-        return try parser.parseDocument()
-    }
-
-    /// The member `key` of an object.
-    subscript(key: String) -> JSONNode? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    /// The element at `index` of an array.
-    subscript(index: Int) -> JSONNode? {
-        if case .array(let items) = self, items.indices.contains(index) { return items[index] }
-        return nil
-    }
-
-    var string: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
+/// What the simnet tests read from JSON bodies parsed with WatcherCore's ``JSONValue`` (numbers kept as their text).
+extension JSONValue {
+    /// The number, when this is one, as a `Double`.
     var number: Double? {
-        if case .number(let value) = self { return value }
+        if case .number(let text) = self { return Double(text) }
         return nil
     }
 
+    /// The number, when this is one, as an `Int` (through `Double`, as a client reading it as a number would).
     var int: Int? { number.map { Int($0) } }
-
-    var array: [JSONNode]? {
-        if case .array(let items) = self { return items }
-        return nil
-    }
 
     var kind: JSONShape.Kind {
         switch self {
@@ -50,6 +19,18 @@ indirect enum JSONNode: Sendable, Equatable {
         case .string: .string
         case .array: .array
         case .object: .object
+        }
+    }
+
+    /// The same value with every object's members sorted by key and every number spelled as its `Double` value:
+    /// two bodies are equal here when a client reading them sees the same (key order and number spelling aside).
+    var normalized: JSONValue {
+        switch self {
+        case .number(let text): .number(Double(text).map { "\($0)" } ?? text)
+        case .array(let items): .array(items.map(\.normalized))
+        case .object(let members):
+            .object(members.map { Member($0.key, $0.value.normalized) }.sorted { $0.key < $1.key })
+        case .null, .bool, .string: self
         }
     }
 }
@@ -71,20 +52,20 @@ struct JSONShape: Sendable, Equatable {
 
     private(set) var kinds: [String: Set<Kind>] = [:]
 
-    init(_ node: JSONNode) {
+    init(_ node: JSONValue) {
         add(node, path: "$")
     }
 
     /// The union of several documents' shapes.
-    init(merging nodes: [JSONNode]) {
+    init(merging nodes: [JSONValue]) {
         for node in nodes { add(node, path: "$") }
     }
 
-    private mutating func add(_ node: JSONNode, path: String) {
+    private mutating func add(_ node: JSONValue, path: String) {
         kinds[path, default: []].insert(node.kind)
         switch node {
         case .object(let members):
-            for (key, value) in members { add(value, path: "\(path).\(key)") }
+            for member in members { add(member.value, path: "\(path).\(member.key)") }
         case .array(let items):
             for item in items { add(item, path: "\(path)[]") }
         case .null, .bool, .number, .string:

@@ -3,7 +3,10 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+import WatcherCore
+import WatcherFixtures
 import WatcherSimnet
+import WatcherTesting
 
 /// An HTTP answer as the tests see it.
 struct HTTPAnswer: Sendable {
@@ -16,27 +19,11 @@ struct HTTPAnswer: Sendable {
     /// The first value of header `name`.
     func header(_ name: String) -> String? { headers.first(name: name) }
 
-    func json() throws -> JSONNode { try JSONNode.parse(body) }
+    func json() throws -> JSONValue { try JSONValue.parse(body) }
 }
 
-/// Starts simnets on free loopback ports and talks to them over real HTTP with AsyncHTTPClient.
+/// Talks to simnets (started with `Simnet.with` from WatcherTesting) over real HTTP with AsyncHTTPClient.
 enum SimnetHarness {
-    /// Runs `body` against a fresh simnet, shutting it down afterwards even when `body` throws.
-    static func withSimnet<T>(
-        _ configuration: SimnetConfiguration = SimnetConfiguration(seed: 42),
-        _ body: (Simnet) async throws -> T
-    ) async throws -> T {
-        let simnet = try await Simnet.start(configuration)
-        do {
-            let result = try await body(simnet)
-            await simnet.shutdown()
-            return result
-        } catch {
-            await simnet.shutdown()
-            throw error
-        }
-    }
-
     /// `GET base + path`.
     static func get(_ simnet: Simnet, _ path: String, timeout: TimeAmount = .seconds(20)) async throws -> HTTPAnswer {
         try await send(HTTPClientRequest(url: simnet.baseURL + path), timeout: timeout)
@@ -61,23 +48,6 @@ enum SimnetHarness {
         )
     }
 
-    /// Loads a fixture file copied from `shared/fixtures` (see `Fixtures/SOURCES.md`).
-    static func fixture(_ relativePath: String) throws -> [UInt8] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(relativePath)", withExtension: nil))
-        return Array(try Data(contentsOf: url))
-    }
-
-    /// Waits until `condition` holds or the deadline passes, checking every 20 ms. The wait is on the
-    /// condition, not on a guessed delay.
-    static func waitUntil(
-        timeout: Duration = .seconds(10),
-        _ condition: () async throws -> Bool
-    ) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try await condition()
-    }
+    /// A recorded body of `Tests/ProviderTests/Fixtures` (see the `SOURCES.md` beside it), e.g. `blockbook/tx.json`.
+    static func fixture(_ relativePath: String) throws -> [UInt8] { try RecordedFixture.bytes(relativePath) }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Synchronization
 import WatcherCore
+import WatcherTesting
 
 /// A request a ``TestReceiver`` got.
 struct ReceivedRequest: Sendable {
@@ -118,7 +119,7 @@ func withReceivers<T: Sendable>(
                 logger: Logger(label: "receiver", factory: { _ in SwiftLogNoOpLogHandler() })
             )
             group.addTask { try await app.run() }
-            try await eventually("receiver listening") { receiver.port != nil }
+            try await eventually(timeout: .seconds(15), "receiver listening") { receiver.port != nil }
             receivers.append(receiver)
         }
         do {

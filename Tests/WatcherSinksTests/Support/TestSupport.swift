@@ -8,24 +8,6 @@ import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
 
-struct TimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
-}
-
-/// Waits for `condition` with a deadline, checking every few milliseconds.
-func eventually(
-    _ what: String,
-    timeout: Duration = .seconds(15),
-    _ condition: () throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// Envelopes and log appends.
@@ -90,24 +72,6 @@ func withStore<T: Sendable>(_ body: @Sendable (Store, TestDirectory) async throw
         await store.close()
         directory.remove()
         throw error
-    }
-}
-
-/// Runs `service` in a `ServiceGroup` while `body` runs, then shuts it down gracefully and waits for it.
-func whileRunning<T: Sendable>(_ service: some Service, _ body: @Sendable () async throws -> T) async throws -> T {
-    let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
-    return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask { try await group.run() }
-        do {
-            let result = try await body()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            try? await tasks.waitForAll()
-            throw error
-        }
     }
 }
 

@@ -1,0 +1,47 @@
+import Logging
+import Synchronization
+
+/// Collects what a `Logger` logs, one line per entry (the message, then its metadata as sorted `key=value`s), to check
+/// that a state change is logged, and logged once.
+///
+/// ```swift
+/// let lines = LogLines()
+/// let scheduler = Scheduler(limits: limits, clock: clock, logger: lines.logger)
+/// #expect(lines.count(prefix: "provider degraded") == 1, "\(lines.all)")
+/// ```
+public final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// Creates an empty collector.
+    public init() {}
+
+    /// Adds a line.
+    public func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    /// Every line so far, in order.
+    public var all: [String] { lines.withLock { $0 } }
+
+    /// How many lines start with `prefix`.
+    public func count(prefix: String) -> Int { all.filter { $0.hasPrefix(prefix) }.count }
+
+    /// A logger at `trace` level that writes here.
+    public var logger: Logger {
+        Logger(label: "test") { _ in Handler(lines: self) }
+    }
+
+    struct Handler: LogHandler {
+        let lines: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let extra = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.append(([event.message.description] + extra).joined(separator: " "))
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// The built `watcher` executable as a real child process, for tests of the CLI and the daemon: a command run to
+/// completion with its output captured (``run(_:environment:directory:timeout:)``), a running one watched and
+/// signalled (``init(_:environment:directory:)``), or a daemon whose output is discarded
+/// (``daemon(config:environment:)``, ``stop(_:signal:)``).
+///
+/// ```swift
+/// let result = try await WatcherProcess.run(["config", "check", "--config", path])
+/// #expect(result.status == 0, "\(result.stderr)")
+///
+/// let child = try WatcherProcess.daemon(config: path)
+/// // … drive the daemon …
+/// #expect(try await WatcherProcess.stop(child) == 0)
+/// ```
+public struct WatcherProcess {
+    /// How a finished command ended.
+    public struct Result: Sendable {
+        /// The exit status.
+        public var status: Int32
+        /// Everything written to standard output.
+        public var stdout: String
+        /// Everything written to standard error.
+        public var stderr: String
+    }
+
+    /// The `watcher` executable next to the test bundle.
+    public static var executable: URL {
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundleDirectory, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("watcher")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return bundleDirectory.appendingPathComponent("watcher")
+    }
+
+    /// The child.
+    public let process = Process()
+    let stdoutPipe = Pipe()
+    let stderrPipe = Pipe()
+    let output = OutputCollector()
+
+    /// Starts `watcher` with `arguments`, `environment` added to this process's environment, in `directory`.
+    /// Its output is drained by handlers on Foundation's own threads: a blocking read would hold one of the
+    /// cooperative threads an in-process simnet needs to answer the child.
+    public init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = FileHandle.nullDevice
+        let output = self.output
+        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData, err: false)
+        }
+        stderrPipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData, err: true)
+        }
+        try process.run()
+    }
+
+    /// Runs to completion (at most `timeout`) and returns status and output.
+    public static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        directory: URL? = nil,
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
+        let running = try WatcherProcess(arguments, environment: environment, directory: directory)
+        return try await running.wait(timeout: timeout)
+    }
+
+    /// Waits for exit within `timeout`, else kills the process and throws ``ProcessTimeout``.
+    public func wait(timeout: Duration) async throws -> Result {
+        do {
+            try await eventually(timeout: timeout, "the watcher to exit") { !process.isRunning }
+        } catch is TimedOut {
+            process.interrupt()
+            kill(process.processIdentifier, SIGKILL)
+            throw ProcessTimeout(arguments: process.arguments ?? [])
+        }
+        stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        stderrPipe.fileHandleForReading.readabilityHandler = nil
+        output.append(stdoutPipe.fileHandleForReading.readDataToEndOfFile(), err: false)
+        output.append(stderrPipe.fileHandleForReading.readDataToEndOfFile(), err: true)
+        let (out, err) = output.snapshot()
+        return Result(status: process.terminationStatus, stdout: out, stderr: err)
+    }
+
+    /// Waits until standard error or output contains `text`; throws ``ProcessTimeout`` when `timeout` passes or
+    /// the process exits first.
+    public func waitForOutput(_ text: String, timeout: Duration = .seconds(30)) async throws {
+        func failure() -> ProcessTimeout {
+            let (out, err) = output.snapshot()
+            return ProcessTimeout(arguments: ["waiting for \(text)", "stdout: \(out)", "stderr: \(err)"])
+        }
+        do {
+            try await eventually(timeout: timeout, text) {
+                let (out, err) = output.snapshot()
+                if out.contains(text) || err.contains(text) { return true }
+                if !process.isRunning { throw failure() }
+                return false
+            }
+        } catch is TimedOut {
+            throw failure()
+        }
+    }
+
+    /// Sends a signal.
+    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Starts `watcher run --config <config>` with no input, its output discarded, `WATCHER_LOG_LEVEL=error` and
+    /// `environment` added to this process's environment.
+    public static func daemon(config: String, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["run", "--config", config]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        var merged = ProcessInfo.processInfo.environment
+        merged["WATCHER_LOG_LEVEL"] = "error"
+        merged.merge(environment) { _, new in new }
+        process.environment = merged
+        try process.run()
+        return process
+    }
+
+    /// Waits until `process` has exited (throws ``TimedOut`` after `timeout`).
+    public static func reap(_ process: Process, timeout: Duration = .seconds(60)) async throws {
+        try await eventually(timeout: timeout, "the watcher to exit") { !process.isRunning }
+    }
+
+    /// Sends `signal` (`SIGTERM`: a graceful stop) to `process` if it still runs, waits for the exit and returns its
+    /// termination status.
+    @discardableResult
+    public static func stop(_ process: Process, signal: Int32 = SIGTERM) async throws -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        try await reap(process)
+        return process.terminationStatus
+    }
+}
+
+/// A ``WatcherProcess`` did not finish, or did not print what was waited for, in time.
+public struct ProcessTimeout: Error, CustomStringConvertible {
+    /// The command's arguments, or what was waited for and the output so far.
+    public let arguments: [String]
+    public var description: String { "process did not finish in time: \(arguments.joined(separator: " "))" }
+}
+
+/// Thread-safe accumulation of a child's output.
+final class OutputCollector: @unchecked Sendable {
+    // `@unchecked Sendable`: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+
+    func append(_ data: Data, err isError: Bool) {
+        lock.withLock {
+            if isError { err.append(data) } else { out.append(data) }
+        }
+    }
+
+    func snapshot() -> (String, String) {
+        lock.withLock { (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import WatcherCore
+import WatcherStorage
+
+@testable import WatcherEngine
+
+/// Block scanning, on values alone.
+struct AddressScanTests {
+    let entry = AddressBook.Entry(address: "bc1qaddr", thresholds: [1, 3], watch: "shop")
+    var context: AddressReducer.Context {
+        AddressReducer.Context(chain: "btc", entry: entry, now: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    @Test func aBlockMatchesEveryFollowedAddressItTouches() {
+        let txs = [
+            ChainTransaction(
+                txid: "pay",
+                blockHeight: 101,
+                blockHash: "b101",
+                time: nil,
+                feeSat: 200,
+                inputs: [TxEndpoint(address: "bc1qspender", valueSat: 10_200)],
+                outputs: [
+                    TxEndpoint(address: "bc1qaddr", valueSat: 7_000),
+                    TxEndpoint(address: "bc1qspender", valueSat: 3_000),
+                ]
+            ),
+            ChainTransaction(
+                txid: "coinbase",
+                blockHeight: 101,
+                blockHash: "b101",
+                time: nil,
+                feeSat: nil,
+                inputs: [TxEndpoint(address: nil, valueSat: 0)],
+                outputs: [TxEndpoint(address: "bc1qminer", valueSat: 5_000_000_000)]
+            ),
+        ]
+        let matches = AddressReducer.match(txs, followed: ["bc1qaddr", "bc1qspender", "bc1qother"])
+        #expect(matches["bc1qaddr"] == [.init(txid: "pay", deltaSat: 7_000)])
+        #expect(matches["bc1qspender"] == [.init(txid: "pay", deltaSat: -7_200)])
+        #expect(matches["bc1qother"] == nil && matches.count == 2)
+    }
+
+    @Test func aScannedPaymentIsAnnouncedWithoutAnyBaseline() {
+        let empty = AddressState(chain: "btc", address: "bc1qaddr")
+        let block = BlockRef(height: 101, hash: "b101")
+        let (state, events) = AddressReducer.scanned(
+            empty,
+            [.init(txid: "pay", deltaSat: 7_000)],
+            block: block,
+            tipHeight: 101,
+            context: context
+        )
+        #expect(events.map(\.type) == ["address.tx.confirmed", "address.tx.confirmations"])
+        #expect(state.since == 101 && state.summary == nil)
+        // The same block scanned again (a retried round) announces nothing.
+        let (_, again) = AddressReducer.scanned(
+            state,
+            [.init(txid: "pay", deltaSat: 7_000)],
+            block: block,
+            tipHeight: 101,
+            context: context
+        )
+        #expect(again.isEmpty)
+    }
+
+    @Test func aKnownBalanceMovesByTheExactDelta() {
+        var state = AddressState(chain: "btc", address: "bc1qaddr")
+        state.summary = AddressSummary(
+            address: "bc1qaddr",
+            balanceSat: 1_000,
+            totalReceivedSat: 1_000,
+            totalSentSat: 0,
+            txCount: 1,
+            unconfirmedBalanceSat: 7_000,
+            unconfirmedTxCount: 1
+        )
+        state.txs["pay"] = .init(txid: "pay", blockHeight: nil, blockHash: nil, deltaSat: 7_000)
+        let (next, events) = AddressReducer.scanned(
+            state,
+            [.init(txid: "pay", deltaSat: 7_000)],
+            block: BlockRef(height: 101, hash: "b101"),
+            tipHeight: 102,
+            context: context
+        )
+        #expect(next.summary?.balanceSat == 8_000 && next.summary?.unconfirmedBalanceSat == 0)
+        #expect(next.summary?.txCount == 2 && next.summary?.unconfirmedTxCount == 0)
+        #expect(events.map(\.type) == ["address.tx.confirmed", "address.tx.confirmations", "address.balance.changed"])
+    }
+}
