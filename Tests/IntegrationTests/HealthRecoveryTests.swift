@@ -42,7 +42,7 @@ struct HealthRecoveryTests {
                     await unhealthy() == ["primary", "backup"]
                 }
                 // Back up: the primary takes the watch back, and the backup, which no job asks now, recovers as well.
-                simnet = try await Simnet.start(configuration)
+                simnet = try await Simnet.restart(configuration)
                 try await eventually(timeout: .seconds(30), "every provider healthy again") { await unhealthy() == [] }
             }
         } catch {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import WatcherSimnet
 import WatcherTesting
 
 /// A `watcher run --http HOST:0` process: its status server binds a free port itself and the test reads the address
@@ -72,4 +73,15 @@ struct StatusDaemon {
 
     /// The daemon's log so far.
     var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+}
+
+extension Simnet {
+    /// Starts a simnet again on the port of one that was shut down. A daemon that keeps dialling the closed port can
+    /// be given that very port as its own local one (a TCP self-connect) and hold it for a moment, so binding is
+    /// retried until it succeeds or 30 s pass.
+    static func restart(_ configuration: SimnetConfiguration) async throws -> Simnet {
+        try await eventuallyValue(timeout: .seconds(30), "port \(configuration.port) to be free again") {
+            try? await Simnet.start(configuration)
+        }
+    }
 }

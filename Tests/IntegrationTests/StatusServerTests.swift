@@ -126,7 +126,7 @@ struct StatusServerTests {
                 let degraded = try await Self.get(client, "\(base)/healthz")
                 #expect(degraded.body.contains("\"bb\""))
                 // It comes back on the same port: 200 again.
-                simnet = try await Simnet.start(configuration)
+                simnet = try await Simnet.restart(configuration)
                 try await eventually(timeout: .seconds(40), "/healthz to turn 200 again") {
                     (try? await Self.get(client, "\(base)/healthz"))?.status == 200
                 }
