@@ -9,23 +9,23 @@ import Synchronization
 /// let scheduler = Scheduler(limits: limits, clock: clock, logger: lines.logger)
 /// #expect(lines.count(prefix: "provider degraded") == 1, "\(lines.all)")
 /// ```
-public final class LogLines: Sendable {
+package final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])
 
     /// Creates an empty collector.
-    public init() {}
+    package init() {}
 
     /// Adds a line.
-    public func append(_ line: String) { lines.withLock { $0.append(line) } }
+    package func append(_ line: String) { lines.withLock { $0.append(line) } }
 
     /// Every line so far, in order.
-    public var all: [String] { lines.withLock { $0 } }
+    package var all: [String] { lines.withLock { $0 } }
 
     /// How many lines start with `prefix`.
-    public func count(prefix: String) -> Int { all.filter { $0.hasPrefix(prefix) }.count }
+    package func count(prefix: String) -> Int { all.filter { $0.hasPrefix(prefix) }.count }
 
     /// A logger at `trace` level that writes here.
-    public var logger: Logger {
+    package var logger: Logger {
         Logger(label: "test") { _ in Handler(lines: self) }
     }
 

@@ -13,9 +13,9 @@ import Foundation
 /// // … drive the daemon …
 /// #expect(try await WatcherProcess.stop(child) == 0)
 /// ```
-public struct WatcherProcess {
+package struct WatcherProcess {
     /// How a finished command ended.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status.
         public var status: Int32
         /// Everything written to standard output.
@@ -25,7 +25,7 @@ public struct WatcherProcess {
     }
 
     /// The `watcher` executable next to the test bundle.
-    public static var executable: URL {
+    package static var executable: URL {
         let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [bundleDirectory, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
         for directory in candidates {
@@ -36,7 +36,7 @@ public struct WatcherProcess {
     }
 
     /// The child.
-    public let process = Process()
+    package let process = Process()
     let stdoutPipe = Pipe()
     let stderrPipe = Pipe()
     let output = OutputCollector()
@@ -44,7 +44,7 @@ public struct WatcherProcess {
     /// Starts `watcher` with `arguments`, `environment` added to this process's environment, in `directory`.
     /// Its output is drained by handlers on Foundation's own threads: a blocking read would hold one of the
     /// cooperative threads an in-process simnet needs to answer the child.
-    public init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
+    package init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -63,7 +63,7 @@ public struct WatcherProcess {
     }
 
     /// Runs to completion (at most `timeout`) and returns status and output.
-    public static func run(
+    package static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         directory: URL? = nil,
@@ -74,7 +74,7 @@ public struct WatcherProcess {
     }
 
     /// Waits for exit within `timeout`, else kills the process and throws ``ProcessTimeout``.
-    public func wait(timeout: Duration) async throws -> Result {
+    package func wait(timeout: Duration) async throws -> Result {
         do {
             try await eventually(timeout: timeout, "the watcher to exit") { !process.isRunning }
         } catch is TimedOut {
@@ -92,7 +92,7 @@ public struct WatcherProcess {
 
     /// Waits until standard error or output contains `text`; throws ``ProcessTimeout`` when `timeout` passes or
     /// the process exits first.
-    public func waitForOutput(_ text: String, timeout: Duration = .seconds(30)) async throws {
+    package func waitForOutput(_ text: String, timeout: Duration = .seconds(30)) async throws {
         func failure() -> ProcessTimeout {
             let (out, err) = output.snapshot()
             return ProcessTimeout(arguments: ["waiting for \(text)", "stdout: \(out)", "stderr: \(err)"])
@@ -110,11 +110,11 @@ public struct WatcherProcess {
     }
 
     /// Sends a signal.
-    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    package func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Starts `watcher run --config <config>` with no input, its output discarded, `WATCHER_LOG_LEVEL=error` and
     /// `environment` added to this process's environment.
-    public static func daemon(config: String, environment: [String: String] = [:]) throws -> Process {
+    package static func daemon(config: String, environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["run", "--config", config]
@@ -130,14 +130,14 @@ public struct WatcherProcess {
     }
 
     /// Waits until `process` has exited (throws ``TimedOut`` after `timeout`).
-    public static func reap(_ process: Process, timeout: Duration = .seconds(60)) async throws {
+    package static func reap(_ process: Process, timeout: Duration = .seconds(60)) async throws {
         try await eventually(timeout: timeout, "the watcher to exit") { !process.isRunning }
     }
 
     /// Sends `signal` (`SIGTERM`: a graceful stop) to `process` if it still runs, waits for the exit and returns its
     /// termination status.
     @discardableResult
-    public static func stop(_ process: Process, signal: Int32 = SIGTERM) async throws -> Int32 {
+    package static func stop(_ process: Process, signal: Int32 = SIGTERM) async throws -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         try await reap(process)
         return process.terminationStatus
@@ -145,10 +145,10 @@ public struct WatcherProcess {
 }
 
 /// A ``WatcherProcess`` did not finish, or did not print what was waited for, in time.
-public struct ProcessTimeout: Error, CustomStringConvertible {
+package struct ProcessTimeout: Error, CustomStringConvertible {
     /// The command's arguments, or what was waited for and the output so far.
-    public let arguments: [String]
-    public var description: String { "process did not finish in time: \(arguments.joined(separator: " "))" }
+    package let arguments: [String]
+    package var description: String { "process did not finish in time: \(arguments.joined(separator: " "))" }
 }
 
 /// Thread-safe accumulation of a child's output.

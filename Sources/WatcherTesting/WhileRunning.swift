@@ -9,7 +9,7 @@ import ServiceLifecycle
 ///     try await eventually(timeout: .seconds(15), "the cursor at 5") { try cursor(store, "hook") == 5 }
 /// }
 /// ```
-public func whileRunning<T: Sendable>(
+package func whileRunning<T: Sendable>(
     _ service: some Service,
     _ body: @Sendable () async throws -> T
 ) async throws -> T {

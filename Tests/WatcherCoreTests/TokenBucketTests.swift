@@ -1,5 +1,6 @@
 import Testing
 import WatcherCore
+import WatcherTesting
 
 /// The rate limiter state machine, driven by a manual clock.
 struct TokenBucketTests {

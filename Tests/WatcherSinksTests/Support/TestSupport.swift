@@ -7,6 +7,7 @@ import WatcherCore
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 

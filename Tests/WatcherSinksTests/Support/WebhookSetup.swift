@@ -2,6 +2,7 @@ import WatcherCore
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
+import WatcherTesting
 
 /// What each webhook test starts from: runs `body` with a fresh store, the daemon's HTTP transport and one listening
 /// receiver per behaviour (stamping arrivals with `clock` when given); all stopped and removed afterwards.
