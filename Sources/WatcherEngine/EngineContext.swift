@@ -93,17 +93,16 @@ public struct EngineContext: Sendable {
         }
     }
 
+    /// The event log the engine appends to.
+    var log: EventLog { EventLog(store: store, signal: signal) }
+
     /// Commits `body`'s state changes and the events it returns in one write transaction, then wakes the sinks.
     /// - Returns: the events actually appended (facts already logged are refused).
     @discardableResult
     func commit(_ body: @escaping @Sendable (StoreTransaction<WriteTransaction>) throws -> [NewEvent]) async throws
         -> [NewEvent]
     {
-        let appended = try await store.write { txn in
-            try body(txn).filter { event in try txn.appendEvent(id: event.id, type: event.type, body: event.body) != nil
-            }
-        }
-        if !appended.isEmpty { signal.notify() }
+        let appended = try await log.commit(body)
         for event in appended { metrics.eventEmitted(event.type) }
         return appended
     }

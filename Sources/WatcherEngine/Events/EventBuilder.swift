@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import WatcherCore
+import WatcherStorage
 
 /// A new event, ready to append: id, type and the CloudEvents 1.0 JSON envelope.
-public struct NewEvent: Sendable, Hashable {
+public struct NewEvent: LoggableEvent, Hashable {
     /// `evt_` + 32 hex digits of SHA-256 over the fact's identifying fields.
     public var id: String
     /// The type, e.g. `address.tx.confirmed`.

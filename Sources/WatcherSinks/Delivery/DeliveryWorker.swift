@@ -18,7 +18,8 @@ public struct DeliveryWorker: Service {
     let metrics: WatcherMetrics
     let managed: (any ManagedSink)?
     let store: Store
-    let signal: LogSignal
+    /// The log it reads, from its cursor, woken by each commit.
+    let log: EventLog
     let filter: EventFilter
     let policy: DeliveryPolicy
     let logger: Logger
@@ -56,7 +57,7 @@ public struct DeliveryWorker: Service {
         self.managed = sink as? any ManagedSink
         self.filter = filter
         self.store = store
-        self.signal = signal
+        self.log = EventLog(store: store, signal: signal)
         self.status = status ?? DeliveryStatus(sinks: [sink.id])
         self.metrics = metrics
         self.policy = policy ?? managed?.deliveryPolicy ?? .local
@@ -70,7 +71,7 @@ public struct DeliveryWorker: Service {
 
     public func run() async throws {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let signals = signal.subscribe()
+        let signals = log.subscribe()
         let stopping = Flag()
         let pollInterval = self.pollInterval
         await withGracefulShutdownHandler {

@@ -50,17 +50,6 @@ extension StoreTransaction where Txn == WriteTransaction {
         try put(tables.prices, Keys.text(quote.currency.uppercased()), quote)
     }
 
-    /// Appends an event unless an event with the same id was appended before.
-    /// - Returns: the new sequence number, or `nil` for a duplicate id.
-    public func appendEvent(id: String, type: String, body: [UInt8]) throws -> UInt64? {
-        guard try eventSeq(id: id) == nil else { return nil }
-        let seq = try lastEventSeq() + 1
-        try txn.put(tables.events, integerKey: seq, EventRecord.join(id: id, type: type, body: body), append: true)
-        try txn.put(tables.eventIDs, Keys.text(id), seq.bigEndianBytes)
-        try txn.put(tables.meta, Keys.nextEventSeq, (seq + 1).bigEndianBytes)
-        return seq
-    }
-
     /// Moves a sink's cursor to `seq` (the last event it delivered or dead-lettered).
     public func setCursor(sink: String, _ seq: UInt64) throws {
         try txn.put(tables.cursors, Keys.text(sink), seq.bigEndianBytes)
@@ -74,23 +63,5 @@ extension StoreTransaction where Txn == WriteTransaction {
     /// Removes a dead letter (it was replayed).
     public func removeDeadLetter(sink: String, seq: UInt64) throws {
         try txn.delete(tables.deadLetters, Keys.deadLetter(sink, seq))
-    }
-
-    /// Deletes log entries below `seq` with their id index entries. Callers pass the slowest sink's cursor + 1,
-    /// or the first sequence young enough to keep.
-    /// - Returns: how many entries were removed.
-    @discardableResult
-    public func trimEvents(before seq: UInt64) throws -> Int {
-        var doomed: [(key: [UInt8], id: String)] = []
-        try txn.scan(tables.events) { key, value in
-            guard let current = UInt64(bigEndianBytes: key), current < seq else { return false }
-            doomed.append((Array(key), EventRecord.split(value).id))
-            return true
-        }
-        for entry in doomed {
-            try txn.delete(tables.events, entry.key)
-            try txn.delete(tables.eventIDs, Keys.text(entry.id))
-        }
-        return doomed.count
     }
 }

@@ -97,34 +97,6 @@ public struct StoreTransaction<Txn: TransactionReading> {
         try values(PriceQuote.self, tables.prices, prefix: [], limit: .max)
     }
 
-    /// The log position of event `id`, if it was ever appended and not trimmed.
-    public func eventSeq(id: String) throws -> UInt64? {
-        try txn.get(tables.eventIDs, Keys.text(id)).flatMap { UInt64(bigEndianBytes: $0) }
-    }
-
-    /// Log entries from `seq` on, oldest first.
-    public func events(from seq: UInt64 = 0, limit: Int = .max) throws -> [LoggedEvent] {
-        var result: [LoggedEvent] = []
-        guard limit > 0 else { return result }
-        try txn.scan(tables.events, from: seq.bigEndianBytes) { key, value in
-            guard let seq = UInt64(bigEndianBytes: key) else { return true }
-            let (id, type, body) = EventRecord.split(value)
-            result.append(LoggedEvent(seq: seq, id: id, type: type, body: body))
-            return result.count < limit
-        }
-        return result
-    }
-
-    /// The highest sequence number ever assigned (0 when none).
-    public func lastEventSeq() throws -> UInt64 {
-        try txn.get(tables.meta, Keys.nextEventSeq).flatMap { UInt64(bigEndianBytes: $0) }.map { $0 - 1 } ?? 0
-    }
-
-    /// The oldest sequence number still in the log.
-    public func firstEventSeq() throws -> UInt64? {
-        try txn.entries(tables.events, limit: 1).first.flatMap { UInt64(bigEndianBytes: $0.key) }
-    }
-
     /// A sink's cursor: the last sequence it delivered (0 when it has delivered nothing).
     public func cursor(sink: String) throws -> UInt64 {
         try txn.get(tables.cursors, Keys.text(sink)).flatMap { UInt64(bigEndianBytes: $0) } ?? 0
