@@ -52,6 +52,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The scheduler runtime: per-provider lanes (token bucket, concurrency, circuit breaker), priorities, failover.
+        .target(
+            name: "WatcherScheduler",
+            dependencies: [
+                "WatcherCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "WatcherStorage",
             dependencies: [
@@ -102,6 +112,7 @@ let package = Package(
             name: "WatcherEngine",
             dependencies: [
                 "WatcherCore",
+                "WatcherScheduler",
                 "WatcherStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -202,6 +213,7 @@ let package = Package(
             name: "WatcherApp",
             dependencies: [
                 "WatcherCore",
+                "WatcherScheduler",
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherSinks",
@@ -276,7 +288,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WatcherCoreTests",
-            dependencies: ["WatcherCore", "WatcherTesting"],
+            dependencies: ["WatcherCore", "WatcherScheduler", "WatcherTesting"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -319,6 +331,7 @@ let package = Package(
         .testTarget(
             name: "WatcherEngineTests",
             dependencies: [
+                "WatcherScheduler",
                 "WatcherEngine",
                 "WatcherStorage",
                 "WatcherCore",
@@ -364,6 +377,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
+                "WatcherScheduler",
                 "WatcherApp",
                 "watcher",
                 "WatcherCore",

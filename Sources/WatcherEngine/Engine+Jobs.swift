@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// Each planned job's body: the driver that does its work.

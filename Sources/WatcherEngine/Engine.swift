@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// The watch engine: runs exactly the jobs of the config's ``JobPlan`` (what `watcher check` prints), each on a

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// What every tracker needs: the store, the scheduler, the providers, the event builder and the log signal.

@@ -4,6 +4,7 @@ import RawAddrProvider
 import Synchronization
 import Testing
 import WatcherCore
+import WatcherScheduler
 import WatcherSimnet
 import WatcherTesting
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 import WatcherCore
+import WatcherScheduler
 import WatcherSimnet
 import WatcherTesting
 

@@ -1,5 +1,6 @@
 import Testing
 import WatcherCore
+import WatcherScheduler
 import WatcherTesting
 
 /// The admission state machine: priority, aging, concurrency, breaker, deadlines.

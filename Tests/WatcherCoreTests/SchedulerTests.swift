@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WatcherCore
+import WatcherScheduler
 import WatcherTesting
 
 /// The scheduler actor on a manual clock: timed wake-ups advance simulated time instantly.

@@ -1,5 +1,6 @@
 import Testing
 import WatcherCore
+import WatcherScheduler
 import WatcherTesting
 
 /// The rate limiter state machine, driven by a manual clock.

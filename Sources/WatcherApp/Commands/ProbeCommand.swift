@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import WatcherCore
 import WatcherHTTP
+import WatcherScheduler
 
 /// `watcher probe`: asks one configured provider directly, bypassing storage and the scheduler (its rate limit
 /// still applies), and prints the normalized answer as JSON.

@@ -1,6 +1,7 @@
 import Logging
 import WatcherCore
 import WatcherHTTP
+import WatcherScheduler
 
 /// The providers of a config for one CLI command: one HTTP client, the configured adapters, and a scheduler so
 /// their rate limits apply. Shut down when the body returns.

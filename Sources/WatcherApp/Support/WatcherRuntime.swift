@@ -4,6 +4,7 @@ import ServiceLifecycle
 import WatcherCore
 import WatcherEngine
 import WatcherHTTP
+import WatcherScheduler
 import WatcherSinks
 import WatcherStorage
 

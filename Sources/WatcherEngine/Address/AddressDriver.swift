@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// The I/O around ``AddressReducer`` for the addresses of one chain: a cheap summary probe first (batched where

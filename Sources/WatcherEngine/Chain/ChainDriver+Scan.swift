@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// Block scanning: each new block read once, page by page, and matched against every scanned address in memory.

@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// The I/O around ``ChainSync`` and ``ChainReducer``: asks the tip, feeds the walk the headers it wants, and

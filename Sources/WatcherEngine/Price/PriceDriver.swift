@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// The I/O around ``PriceReducer``: fetches quotes for a price watch, stores the latest price per currency, and

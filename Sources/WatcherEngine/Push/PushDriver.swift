@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// Keeps a chain's push connection up: connects, subscribes the followed addresses (as many as one connection

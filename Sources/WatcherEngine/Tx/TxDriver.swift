@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherScheduler
 import WatcherStorage
 
 /// The I/O around ``TxReducer`` for one `tx` watch: asks for the transaction until it is settled

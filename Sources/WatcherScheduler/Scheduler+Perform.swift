@@ -1,4 +1,5 @@
 import Logging
+import WatcherCore
 
 extension Scheduler {
     /// Runs `operation` against the first usable provider of `providers`, within the rate limits.

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// A per-provider circuit breaker as a pure state machine. After `threshold` consecutive failures it opens; after
 /// `coolDown` it lets one probe through (half-open); the probe's success closes it, its failure re-opens it.
 /// Transitions are reported once each, so logs and events say "degraded" and "recovered", not every failure.

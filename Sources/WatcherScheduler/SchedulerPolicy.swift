@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// Retry, breaker and fairness settings shared by every provider lane.
 public struct SchedulerPolicy: Sendable, Equatable {
     /// Attempts per job for 5xx, timeouts and invalid responses (across providers).

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// A token bucket as a pure state machine (GCRA form): `requests` per `per`, bursts of up to `burst`, and
 /// pauses for `Retry-After`. Time is passed in, so tests drive it with a manual clock. Arithmetic is exact
 /// (`Duration`), so "20 per minute, burst 20" grants exactly 20 at once and then one every 3 s.

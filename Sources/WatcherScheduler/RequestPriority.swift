@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// How urgent a provider request is. When the budget is short, lower-priority work waits.
 public enum RequestPriority: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
     /// Tip and new-block checks.

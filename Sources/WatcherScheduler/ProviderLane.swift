@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// The admission state machine of one provider: a priority queue of waiting requests in front of the token
 /// bucket, the concurrency cap and the circuit breaker. Pure: the scheduler actor feeds it the time and acts on
 /// what it returns.
