@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WatcherCore", targets: ["WatcherCore"]),
         .library(name: "WatcherStorage", targets: ["WatcherStorage"]),
         .library(name: "WatcherSinks", targets: ["WatcherSinks"]),
+        .library(name: "WatcherDelivery", targets: ["WatcherDelivery"]),
         // For adapter authors (docs/writing-a-provider.md): the HTTP helper that maps transport failures to
         // ProviderError, the contract kit with its loopback simnet, and the CLI to link plugins of your own into.
         .library(name: "WatcherHTTP", targets: ["WatcherHTTP"]),
@@ -90,8 +91,19 @@ let package = Package(
             name: "WatcherSinks",
             dependencies: [
                 "WatcherCore",
-                "WatcherStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The storage-bound side of the sinks: a worker per sink reading the event log from its cursor, retries and
+        // dead letters, log trimming.
+        .target(
+            name: "WatcherDelivery",
+            dependencies: [
+                "WatcherCore",
+                "WatcherSinks",
+                "WatcherStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -217,6 +229,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherSinks",
+                "WatcherDelivery",
                 "WatcherPostgres",
                 "WatcherEngine",
                 "WatcherStatus",
@@ -249,6 +262,7 @@ let package = Package(
             name: "watcher-delivery-bench",
             dependencies: [
                 "WatcherSinks",
+                "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherHTTP",
@@ -264,6 +278,7 @@ let package = Package(
             dependencies: [
                 "WatcherPostgres",
                 "WatcherSinks",
+                "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -344,6 +359,7 @@ let package = Package(
             name: "WatcherSinksTests",
             dependencies: [
                 "WatcherSinks",
+                "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherCore",
@@ -364,6 +380,7 @@ let package = Package(
                 "WatcherEngine",
                 "WatcherSimnet",
                 "WatcherSinks",
+                "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherTesting",
@@ -385,6 +402,7 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherEngine",
                 "WatcherSinks",
+                "WatcherDelivery",
                 "WatcherHTTP",
                 "WatcherSimnet",
                 "BlockbookProvider",

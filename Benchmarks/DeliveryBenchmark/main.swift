@@ -11,6 +11,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import WatcherCore
+import WatcherDelivery
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

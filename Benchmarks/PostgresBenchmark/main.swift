@@ -11,6 +11,7 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 import WatcherCore
+import WatcherDelivery
 import WatcherPostgres
 import WatcherSinks
 import WatcherStorage

@@ -3,6 +3,7 @@ import MetricsTestKit
 import PostgresNIO
 import Testing
 import WatcherCore
+import WatcherDelivery
 import WatcherSinks
 import WatcherStorage
 import WatcherTesting

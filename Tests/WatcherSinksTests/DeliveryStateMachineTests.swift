@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherCore
+import WatcherDelivery
 import WatcherSinks
 import WatcherStorage
 import WatcherTesting

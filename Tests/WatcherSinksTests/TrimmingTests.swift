@@ -2,6 +2,7 @@ import Foundation
 import MetricsTestKit
 import Testing
 import WatcherCore
+import WatcherDelivery
 import WatcherSinks
 import WatcherStorage
 import WatcherTesting

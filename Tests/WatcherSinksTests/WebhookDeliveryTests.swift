@@ -3,6 +3,7 @@ import MetricsTestKit
 import Synchronization
 import Testing
 import WatcherCore
+import WatcherDelivery
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WatcherCore
+import WatcherDelivery
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

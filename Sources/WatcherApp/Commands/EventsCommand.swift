@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WatcherCore
+import WatcherDelivery
 import WatcherSinks
 import WatcherStorage
 

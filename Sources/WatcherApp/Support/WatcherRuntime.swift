@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Logging
 import ServiceLifecycle
 import WatcherCore
+import WatcherDelivery
 import WatcherEngine
 import WatcherHTTP
 import WatcherScheduler

@@ -4,6 +4,7 @@ import MetricsTestKit
 import PostgresNIO
 import ServiceLifecycle
 import WatcherCore
+import WatcherDelivery
 import WatcherPostgres
 import WatcherSinks
 import WatcherStorage

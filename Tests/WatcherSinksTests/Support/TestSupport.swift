@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import Testing
 import WatcherCore
+import WatcherDelivery
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

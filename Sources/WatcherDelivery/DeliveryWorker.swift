@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import WatcherCore
+import WatcherSinks
 import WatcherStorage
 
 /// Feeds one sink from its persisted cursor: waits for ``LogSignal`` wake-ups (and polls), reads a batch in a short

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import WatcherCore
+import WatcherSinks
 import WatcherStorage
 
 /// The delivery half of the transactional outbox: one ``DeliveryWorker`` per sink and a ``LogTrimmer``, run as one

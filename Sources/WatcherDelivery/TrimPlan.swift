@@ -1,4 +1,5 @@
 import Foundation
+import WatcherSinks
 import WatcherStorage
 
 /// Where to trim the event log, decided without I/O.

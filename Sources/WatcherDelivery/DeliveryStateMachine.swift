@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherSinks
 import WatcherStorage
 
 /// The outbox cursor of one sink as a pure state machine: given the events after its cursor, the time and the
@@ -241,12 +242,5 @@ public struct DeliveryStateMachine: Sendable {
     public mutating func enable() {
         disabled = nil
         pending = nil
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

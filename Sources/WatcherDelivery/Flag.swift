@@ -1,4 +1,5 @@
 import Synchronization
+import WatcherSinks
 
 /// A flag that is set once and read from any task.
 final class Flag: Sendable {

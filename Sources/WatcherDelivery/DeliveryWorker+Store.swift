@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WatcherCore
+import WatcherSinks
 import WatcherStorage
 
 // The worker's side of the store: loading the cursor, reading batches, committing cursor moves, dead letters and

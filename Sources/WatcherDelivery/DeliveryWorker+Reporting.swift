@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherSinks
 import WatcherStorage
 
 extension DeliveryWorker {
