@@ -48,7 +48,6 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
@@ -346,7 +345,6 @@ let package = Package(
         .testTarget(
             name: "WatcherEngineTests",
             dependencies: [
-                "WatcherScheduler",
                 "WatcherEngine",
                 "WatcherStorage",
                 "WatcherCore",
@@ -402,7 +400,6 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherEngine",
                 "WatcherSinks",
-                "WatcherDelivery",
                 "WatcherHTTP",
                 "WatcherSimnet",
                 "BlockbookProvider",
