@@ -18,9 +18,10 @@ public struct DeliveryWorker: Service {
     /// Where its counters and durations go.
     let metrics: WatcherMetrics
     let managed: (any ManagedSink)?
-    let store: Store
     /// The log it reads, from its cursor, woken by each commit.
     let log: EventLog
+    /// Where the log, the cursor and the dead letters live.
+    var store: Store { log.store }
     let filter: EventFilter
     let policy: DeliveryPolicy
     let logger: Logger
@@ -57,7 +58,6 @@ public struct DeliveryWorker: Service {
         self.sink = sink
         self.managed = sink as? any ManagedSink
         self.filter = filter
-        self.store = store
         self.log = EventLog(store: store, signal: signal)
         self.status = status ?? DeliveryStatus(sinks: [sink.id])
         self.metrics = metrics

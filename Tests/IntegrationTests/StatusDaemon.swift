@@ -31,27 +31,32 @@ struct StatusDaemon {
         child.standardOutput = FileHandle.nullDevice
         child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try child.run()
-        var port: String?
+        let port: Int
         do {
-            try await eventually("the status server's address in \(log)") {
+            port = try await eventuallyValue("the status server's address in \(log)") { () throws -> Int? in
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                port =
-                    text.split(separator: "\n").lazy.filter { $0.contains("status server listening") }
-                    .compactMap { line in
-                        line.range(of: #"address=http://[^ ]+:[0-9]+/"#, options: .regularExpression).map {
-                            String(line[$0].dropLast().split(separator: ":").last ?? "")
-                        }
-                    }.first
-                if port == nil, !child.isRunning {
+                if let port = listeningPort(in: text) { return port }
+                if !child.isRunning {
                     throw Exited(status: child.terminationStatus, log: String(text.suffix(2_000)))
                 }
-                return port != nil
+                return nil
             }
         } catch {
             if child.isRunning { kill(child.processIdentifier, SIGKILL) }
             throw error
         }
-        return StatusDaemon(child: child, base: "http://127.0.0.1:\(port ?? "0")", log: log)
+        return StatusDaemon(child: child, base: "http://127.0.0.1:\(port)", log: log)
+    }
+
+    /// The port of the daemon's line `address=http://HOST:PORT/ … status server listening`, once it is logged.
+    static func listeningPort(in log: String) -> Int? {
+        for line in log.split(separator: "\n") where line.contains("status server listening") {
+            guard let url = line.range(of: #"address=http://[^ ]+:[0-9]+/"#, options: .regularExpression) else {
+                continue
+            }
+            return Int(line[url].dropLast().split(separator: ":").last ?? "")
+        }
+        return nil
     }
 
     /// Runs `body` with an HTTP client while the daemon runs, then stops the daemon gracefully (SIGTERM), waits for it
@@ -70,9 +75,6 @@ struct StatusDaemon {
         try await client.shutdown()
         return status
     }
-
-    /// The daemon's log so far.
-    var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 }
 
 extension Simnet {

@@ -11,7 +11,8 @@ struct EsploraDecoder: Sendable {
     /// A height written as plain text (`840000`).
     func height(_ body: [UInt8]) throws -> Int {
         let text = Self.text(body)
-        guard !text.isEmpty, text.count <= 10, text.allSatisfy(\.isASCIIDigitCharacter), let height = Int(text) else {
+        guard !text.isEmpty, text.count <= 10, text.utf8.allSatisfy({ (48...57).contains($0) }), let height = Int(text)
+        else {
             throw invalid("expected a block height as plain text, got \(Self.quoted(body))")
         }
         return height
@@ -19,15 +20,16 @@ struct EsploraDecoder: Sendable {
 
     /// A block hash written as plain text, lower-cased.
     func hash(_ body: [UInt8]) throws -> String {
-        let text = Self.text(body).lowercased()
-        guard Self.isHash(text) else { throw invalid("expected a block hash as plain text, got \(Self.quoted(body))") }
-        return text
+        guard let hash = Self.validHash(Self.text(body)) else {
+            throw invalid("expected a block hash as plain text, got \(Self.quoted(body))")
+        }
+        return hash
     }
 
     /// `GET /block/:hash`.
     func block(_ node: ProviderHTTP.JSONNode) throws -> BlockHeader {
-        let hash = try node.required("id").string().lowercased()
-        guard Self.isHash(hash) else { throw node.failure("\"id\" is not a block hash: \(hash)") }
+        let id = try node.required("id").string()
+        guard let hash = Self.validHash(id) else { throw node.failure("\"id\" is not a block hash: \(id)") }
         let previous = try node["previousblockhash"]?.string().lowercased()
         let nonce = try node.required("nonce").int64()
         guard let nonce32 = UInt32(exactly: nonce) else { throw node.failure("\"nonce\" \(nonce) is out of range") }
@@ -48,7 +50,7 @@ struct EsploraDecoder: Sendable {
     /// `GET /address/:address`: the confirmed figures from `chain_stats`, the mempool's from `mempool_stats`.
     func summary(_ node: ProviderHTTP.JSONNode, address: String) throws -> AddressSummary {
         let answered = try node.required("address").string()
-        guard Self.sameAddress(answered, address) else {
+        guard Self.canonical(answered) == Self.canonical(address) else {
             throw node.failure("asked for address \(address), the answer is for \(answered)")
         }
         let chain = try Stats(node.required("chain_stats"))
@@ -69,8 +71,8 @@ struct EsploraDecoder: Sendable {
 
     /// `GET /tx/:txid`, or one element of an address's or a block's transaction list.
     func transaction(_ node: ProviderHTTP.JSONNode) throws -> ChainTransaction {
-        let txid = try node.required("txid").string().lowercased()
-        guard Self.isHash(txid) else { throw node.failure("\"txid\" is not a transaction id: \(txid)") }
+        let text = try node.required("txid").string()
+        guard let txid = Self.validHash(text) else { throw node.failure("\"txid\" is not a transaction id: \(text)") }
         let status = try node.required("status")
         let confirmed = try status.required("confirmed").bool()
         let inputs = try node.required("vin").array().map { input in
@@ -90,16 +92,15 @@ struct EsploraDecoder: Sendable {
         )
     }
 
-    /// An address's history entry: the transaction's net effect on `address`.
+    /// An address's history entry: the transaction's net effect on `address`, given in the API's own (canonical)
+    /// form, as ``canonical(_:)`` gives it.
     func addressTx(_ transaction: ChainTransaction, address: String) -> AddressTx {
-        let received = transaction.outputs.filter { $0.address.map { Self.sameAddress($0, address) } ?? false }
-        let spent = transaction.inputs.filter { $0.address.map { Self.sameAddress($0, address) } ?? false }
-        return AddressTx(
+        AddressTx(
             txid: transaction.txid,
             blockHeight: transaction.blockHeight,
             blockHash: transaction.blockHash,
             time: transaction.time,
-            deltaSat: received.reduce(0) { $0 + $1.valueSat } - spent.reduce(0) { $0 + $1.valueSat }
+            deltaSat: transaction.delta(for: address)
         )
     }
 
@@ -134,21 +135,14 @@ struct EsploraDecoder: Sendable {
         return snippet.isEmpty ? "an empty body" : JSONValue.quoted(snippet)
     }
 
-    static func isHash(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    /// A 64-hex block hash or txid, lower-cased, as WatcherCore's ``BlockID`` reads one; `nil` for anything else.
+    static func validHash(_ text: String) -> String? {
+        if case .hash(let hash)? = BlockID(text) { hash } else { nil }
     }
 
-    /// Bech32 addresses compare without case (the API writes them lower-case); base58 ones exactly.
-    static func sameAddress(_ a: String, _ b: String) -> Bool {
-        a == b || (isBech32(a) && a.lowercased() == b.lowercased())
+    /// The address as the API writes it: bech32 lower-cased (``BitcoinAddress``'s canonical form), base58 as it is.
+    /// Text that is no address stays as it is, for the API to refuse.
+    static func canonical(_ address: String) -> String {
+        (try? BitcoinAddress(address))?.string ?? address
     }
-
-    private static func isBech32(_ address: String) -> Bool {
-        let lower = address.lowercased()
-        return lower.hasPrefix("bc1") || lower.hasPrefix("tb1") || lower.hasPrefix("bcrt1")
-    }
-}
-
-extension Character {
-    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

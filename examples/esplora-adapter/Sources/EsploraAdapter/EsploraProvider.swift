@@ -63,6 +63,7 @@ public struct EsploraProvider: ChainProvider {
         var result: [AddressTx] = []
         var seen: Set<String> = []
         var path = "/address/\(ProviderHTTP.escape(address))/txs"
+        let canonical = EsploraDecoder.canonical(address)
         while result.count < limit {
             let page = try http.json(try await get(path, what: "address \(address)")).array()
             var lastConfirmed: String?
@@ -76,7 +77,7 @@ public struct EsploraProvider: ChainProvider {
                 // A block found while paging can move a transaction from the mempool part to the chain part.
                 guard seen.insert(transaction.txid).inserted else { continue }
                 if transaction.txid == txid { return result }
-                result.append(decoder.addressTx(transaction, address: address))
+                result.append(decoder.addressTx(transaction, address: canonical))
                 if result.count == limit { return result }
             }
             guard confirmedCount >= Self.chainPageSize, let lastConfirmed else { break }
