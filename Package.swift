@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -80,6 +81,7 @@ let package = Package(
                 "WatcherCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -92,6 +94,7 @@ let package = Package(
                 "WatcherCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -164,6 +167,7 @@ let package = Package(
             dependencies: [
                 "WatcherCore",
                 "WatcherHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -172,19 +176,31 @@ let package = Package(
         ),
         .target(
             name: "RawAddrProvider",
-            dependencies: ["WatcherCore", "WatcherHTTP"],
+            dependencies: [
+                "WatcherCore",
+                "WatcherHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Providers/RawAddr",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "CoinDeskProvider",
-            dependencies: ["WatcherCore", "WatcherHTTP"],
+            dependencies: [
+                "WatcherCore",
+                "WatcherHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Providers/CoinDesk",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "JSONPriceProvider",
-            dependencies: ["WatcherCore", "WatcherHTTP"],
+            dependencies: [
+                "WatcherCore",
+                "WatcherHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Providers/JSONPrice",
             swiftSettings: swiftSettings
         ),
@@ -337,6 +353,7 @@ let package = Package(
                 "WatcherSimnet",
                 "WatcherHTTP",
                 "WatcherCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
@@ -365,6 +382,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WatcherCore
 import WatcherHTTP
 
@@ -170,7 +171,7 @@ public struct BlockbookDecoder: Sendable {
         guard response.status == 400 else {
             return .unavailable(
                 provider: provider,
-                status: response.status,
+                status: response.status.code,
                 detail: message ?? (text.isEmpty ? nil : text)
             )
         }

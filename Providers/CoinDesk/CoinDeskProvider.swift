@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WatcherCore
 import WatcherHTTP
 
@@ -50,7 +51,11 @@ public struct CoinDeskProvider: PriceProvider {
         case 404: throw ProviderError.notFound(provider: id, what: "price at \(path)")
         default:
             let text = ProviderHTTP.snippet(response.body)
-            throw ProviderError.unavailable(provider: id, status: response.status, detail: text.isEmpty ? nil : text)
+            throw ProviderError.unavailable(
+                provider: id,
+                status: response.status.code,
+                detail: text.isEmpty ? nil : text
+            )
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WatcherCore
 import WatcherHTTP
 
@@ -61,7 +62,7 @@ public struct JSONPriceProvider: PriceProvider {
             }
             throw ProviderError.unavailable(
                 provider: id,
-                status: response.status,
+                status: response.status.code,
                 detail: detail.isEmpty ? nil : detail
             )
         }
@@ -92,7 +93,7 @@ public struct JSONPriceProvider: PriceProvider {
         {
             return try node.date()
         }
-        if let header = response.header("Date"), let date = HTTPDate.parse(header, obsoleteForms: false) {
+        if let header = response.headerFields[.date], let date = HTTPDate.parse(header, obsoleteForms: false) {
             return date
         }
         return Date()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WatcherCore
 import WatcherHTTP
 
@@ -85,8 +86,8 @@ public struct RawAddrDecoder: Sendable {
         }
         let rejections = ["invalid bitcoin address", "input too short", "checksum does not validate"]
         if rejections.contains(where: lower.contains) { return .badRequest(provider: provider, detail: text) }
-        if response.status >= 500 {
-            return .unavailable(provider: provider, status: response.status, detail: text.isEmpty ? nil : text)
+        if response.status.kind == .serverError {
+            return .unavailable(provider: provider, status: response.status.code, detail: text.isEmpty ? nil : text)
         }
         if response.status == 404 { return .notFound(provider: provider, what: what) }
         guard response.status == 200 else {
@@ -94,7 +95,7 @@ public struct RawAddrDecoder: Sendable {
                 let message = (try? json["message"]?.string()) ?? nil
                 return .badRequest(provider: provider, detail: message ?? text)
             }
-            return .unavailable(provider: provider, status: response.status, detail: text.isEmpty ? nil : text)
+            return .unavailable(provider: provider, status: response.status.code, detail: text.isEmpty ? nil : text)
         }
         return nil
     }

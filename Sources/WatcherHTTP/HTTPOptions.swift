@@ -1,3 +1,4 @@
+import HTTPTypes
 import WatcherCore
 
 /// The HTTP options every HTTP-based provider shares: time budget, body cap and extra headers.
@@ -6,18 +7,18 @@ public struct HTTPOptions: Sendable {
     public var timeout: Duration
     /// The largest response body accepted.
     public var maxBodyBytes: Int
-    /// Extra headers, e.g. an API key from `${ENV}`.
-    public var headers: [(name: String, value: String)]
+    /// Extra header fields, e.g. an API key from `${ENV}`.
+    public var headerFields: HTTPFields
 
     /// Creates options directly (tests and custom builds).
     public init(
         timeout: Duration = .seconds(15),
         maxBodyBytes: Int = 8 << 20,
-        headers: [(name: String, value: String)] = []
+        headerFields: HTTPFields = [:]
     ) {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
-        self.headers = headers
+        self.headerFields = headerFields
     }
 
     /// Reads `timeout`, `maxBodyBytes` and `headers` from a plugin's options.
@@ -36,11 +37,11 @@ public struct HTTPOptions: Sendable {
                 range: 1024...(256 << 20),
                 doc: "Largest response body accepted, in bytes."
             ) ?? (8 << 20)
-        self.headers = reader.stringMap("headers", doc: "Extra request headers, e.g. an API key from ${ENV}.")
+        self.headerFields = reader.headerFields("headers", doc: "Extra request headers, e.g. an API key from ${ENV}.")
     }
 
     /// A request with these options applied.
     public func request(_ url: String) -> HTTPRequestSpec {
-        HTTPRequestSpec(url: url, headers: headers, budget: timeout, maxBodyBytes: maxBodyBytes)
+        HTTPRequestSpec(url: url, headerFields: headerFields, budget: timeout, maxBodyBytes: maxBodyBytes)
     }
 }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -60,17 +61,28 @@ extension HTTPTransport {
         )
         let body = try await response.body.collect(upTo: spec.maxBodyBytes)
         return HTTPResponseData(
-            status: Int(response.status.code),
-            headers: response.headers.map { ($0.name, $0.value) },
+            status: HTTPResponse.Status(code: Int(response.status.code)),
+            headerFields: Self.fields(response.headers),
             body: Array(buffer: body)
         )
     }
 
+    /// NIO's header list as swift-http-types fields. A name NIO accepted but HTTP's token grammar does not is
+    /// dropped (NIO does not validate names; no caller could look such a field up by name anyway).
+    static func fields(_ headers: HTTPHeaders) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            guard let name = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return fields
+    }
+
     func makeRequest(_ spec: HTTPRequestSpec) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: spec.url)
-        request.method = HTTPMethod(rawValue: spec.method)
-        request.headers.add(name: "User-Agent", value: userAgent)
-        for header in spec.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+        request.method = HTTPMethod(rawValue: spec.method.rawValue)
+        if spec.headerFields[.userAgent] == nil { request.headers.add(name: "User-Agent", value: userAgent) }
+        for field in spec.headerFields { request.headers.add(name: field.name.rawName, value: field.value) }
         if let body = spec.body { request.body = .bytes(ByteBuffer(bytes: body)) }
         return request
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WatcherCore
 
 /// How one provider adapter talks HTTP: builds URLs under its base URL, applies its ``HTTPOptions`` (time
@@ -78,11 +79,11 @@ public struct ProviderHTTP: Sendable {
     /// 5xx (unavailable, with the start of the body as detail). Other statuses are the adapter's to read.
     public func checkStatus(_ response: HTTPResponseData, now: Date = Date()) throws {
         if response.status == 429 { throw rateLimited(response, now: now) }
-        if response.status >= 500 {
+        if response.status.kind == .serverError {
             let text = Self.errorText(response.body)
             throw ProviderError.unavailable(
                 provider: provider,
-                status: response.status,
+                status: response.status.code,
                 detail: text.isEmpty ? nil : text
             )
         }
@@ -104,7 +105,7 @@ public struct ProviderHTTP: Sendable {
     public func rateLimited(_ response: HTTPResponseData, now: Date = Date()) -> ProviderError {
         .rateLimited(
             provider: provider,
-            retryAfter: response.header("Retry-After").flatMap { RetryAfter.parse($0, now: now) }
+            retryAfter: response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
         )
     }
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Logging
 import Testing
 import WatcherCore
@@ -24,7 +25,7 @@ struct LatestBlockProvider: ChainProvider {
         guard response.status == 200 else {
             throw ProviderError.unavailable(
                 provider: id,
-                status: response.status,
+                status: response.status.code,
                 detail: ProviderHTTP.errorText(response.body)
             )
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 import WatcherCore
 import WatcherHTTP
@@ -62,7 +63,7 @@ struct ProviderHTTPTests {
 
     @Test func requestsCarryTheOptionsAndEscapedInput() async throws {
         try await FixtureServer.with([:]) { server in
-            let options = HTTPOptions(headers: [(name: "api-key", value: "s3cret")])
+            let options = HTTPOptions(headerFields: [HTTPField.Name("api-key")!: "s3cret"])
             let http = ProviderHTTP(provider: "p", baseURL: server.baseURL + "/", http: server.http, options: options)
             let response = try await http.get("/rawaddr/\(ProviderHTTP.escape("a/b?c"))", query: [("active", "a|b")])
             #expect(response.status == 404)
@@ -77,7 +78,7 @@ struct ProviderHTTPTests {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(throws: ProviderError.rateLimited(provider: "p", retryAfter: .seconds(60))) {
             try http.checkStatus(
-                HTTPResponseData(status: 429, headers: [("retry-after", "Tue, 14 Nov 2023 22:14:20 GMT")], body: []),
+                HTTPResponseData(status: 429, headerFields: [.retryAfter: "Tue, 14 Nov 2023 22:14:20 GMT"], body: []),
                 now: now
             )
         }
@@ -85,9 +86,9 @@ struct ProviderHTTPTests {
             throws: ProviderError.unavailable(provider: "p", status: 503, detail: "503 Service Temporarily Unavailable")
         ) {
             let page = "<html><head><title>503 Service Temporarily Unavailable</title></head><body>nginx</body></html>"
-            try http.checkStatus(HTTPResponseData(status: 503, headers: [], body: Array(page.utf8)))
+            try http.checkStatus(HTTPResponseData(status: 503, body: Array(page.utf8)))
         }
-        try http.checkStatus(HTTPResponseData(status: 404, headers: [], body: []))
+        try http.checkStatus(HTTPResponseData(status: 404, body: []))
     }
 
     @Test func malformedBodiesAreInvalidResponses() {

@@ -1,6 +1,7 @@
 import BlockbookProvider
 import CoinDeskProvider
 import Foundation
+import HTTPTypes
 import JSONPriceProvider
 import RawAddrProvider
 import Testing

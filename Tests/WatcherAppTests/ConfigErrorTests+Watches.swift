@@ -124,5 +124,23 @@ extension ConfigErrorTests {
             path: "sinks[0].options.secret",
             message: "expected a secret of the form whsec_<base64>"
         ),
+        Case(
+            name: "header name that is not a token",
+            json: config(
+                providers:
+                    #"[{"id": "cd", "type": "coindesk", "options": {"headers": {"X Api Key": "abc"}}}]"#
+            ),
+            path: "providers[0].options.headers.X Api Key",
+            message: "not a valid header name (letters, digits and !#$%&'*+-.^_`|~)"
+        ),
+        Case(
+            name: "header value from the environment with a line break",
+            json: config(
+                sinks:
+                    #"[{"id": "h", "type": "webhook", "options": {"url": "https://h.example", "headers": {"X-Token": "${WATCHER_TEST_CRLF}"}}}]"#
+            ),
+            path: "sinks[0].options.headers.X-Token",
+            message: "the value holds a line break or another control character"
+        ),
     ]
 }

@@ -37,6 +37,7 @@ struct ConfigErrorTests {
 
     static let environment = [
         "WATCHER_TEST_BAD_SECRET": "not base64 !!", "WATCHER_TEST_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "WATCHER_TEST_CRLF": "s3cret\r\nX-Injected: 1",
     ]
 
     static func errors(_ json: String) -> [ConfigIssue] {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Testing
 import WatcherCore
 import WatcherHTTP
@@ -20,9 +21,9 @@ struct TransportRedirectTests {
                 let read = try await http.fetch(HTTPRequestSpec(url: base + "/start"))
                 #expect(read.status == 200 && target.log.count == 1)
 
-                let post = HTTPRequestSpec(method: "POST", url: base + "/start", body: [1], followRedirects: false)
+                let post = HTTPRequestSpec(method: .post, url: base + "/start", body: [1], followRedirects: false)
                 let delivered = try await http.fetch(post)
-                #expect(delivered.status == 302 && delivered.header("Location") == target.url)
+                #expect(delivered.status == 302 && delivered.headerFields[.location] == target.url)
                 #expect(target.log.count == 1, "a delivery followed the redirect")
 
                 let looping = try await http.fetch(HTTPRequestSpec(url: base + "/loop"))

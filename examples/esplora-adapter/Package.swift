@@ -12,7 +12,9 @@ let package = Package(
     ],
     dependencies: [
         // The project itself. From outside this repository, use its URL and a version instead.
-        .package(name: "watcher", path: "../..")
+        .package(name: "watcher", path: "../.."),
+        // The HTTP vocabulary of `HTTPFetching` (status, header fields); the project depends on it too.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -20,6 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WatcherCore", package: "watcher"),
                 .product(name: "WatcherHTTP", package: "watcher"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// An ``HTTPFetching`` that counts and times every exchange of one provider or sink, by endpoint family and
 /// outcome (``WatcherMetrics/httpRequest(role:_:endpoint:outcome:duration:)``).
@@ -49,11 +50,11 @@ public struct MeteredFetcher: HTTPFetching {
     }
 
     /// `ok` for 2xx, `429`, or the status class (`3xx`, `4xx`, `5xx`).
-    static func outcome(status: Int) -> String {
-        switch status {
-        case 200..<300: "ok"
-        case 429: "429"
-        default: "\(status / 100)xx"
+    static func outcome(status: HTTPResponse.Status) -> String {
+        switch (status.kind, status.code) {
+        case (.successful, _): "ok"
+        case (_, 429): "429"
+        default: "\(status.code / 100)xx"
         }
     }
 

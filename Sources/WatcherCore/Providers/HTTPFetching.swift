@@ -1,11 +1,14 @@
-/// An HTTP request as adapters describe it. The transport enforces the whole-request budget and the body cap.
+import HTTPTypes
+
+/// An HTTP request as adapters describe it, in swift-http-types' vocabulary (`HTTPRequest.Method`, `HTTPFields`).
+/// The transport enforces the whole-request budget and the body cap.
 public struct HTTPRequestSpec: Sendable {
-    /// `GET` or `POST`.
-    public var method: String
+    /// The method, e.g. `.get` or `.post`.
+    public var method: HTTPRequest.Method
     /// The absolute URL.
     public var url: String
-    /// Extra headers (the transport adds `User-Agent`).
-    public var headers: [(name: String, value: String)]
+    /// Extra header fields (the transport adds `User-Agent`).
+    public var headerFields: HTTPFields
     /// The request body.
     public var body: [UInt8]?
     /// Time for the whole exchange, body included.
@@ -18,9 +21,9 @@ public struct HTTPRequestSpec: Sendable {
 
     /// Creates a request.
     public init(
-        method: String = "GET",
+        method: HTTPRequest.Method = .get,
         url: String,
-        headers: [(name: String, value: String)] = [],
+        headerFields: HTTPFields = [:],
         body: [UInt8]? = nil,
         budget: Duration = .seconds(15),
         maxBodyBytes: Int = 8 << 20,
@@ -28,7 +31,7 @@ public struct HTTPRequestSpec: Sendable {
     ) {
         self.method = method
         self.url = url
-        self.headers = headers
+        self.headerFields = headerFields
         self.body = body
         self.budget = budget
         self.maxBodyBytes = maxBodyBytes
@@ -36,25 +39,20 @@ public struct HTTPRequestSpec: Sendable {
     }
 }
 
-/// A complete HTTP response.
+/// A complete HTTP response: swift-http-types' status and fields, and the whole body.
 public struct HTTPResponseData: Sendable {
-    /// The status code.
-    public var status: Int
-    /// Response headers.
-    public var headers: [(name: String, value: String)]
+    /// The status; it compares with integer literals (`response.status == 429`), and `status.kind` classifies it.
+    public var status: HTTPResponse.Status
+    /// Response header fields; look one up with `headerFields[.retryAfter]` (names compare case-insensitively).
+    public var headerFields: HTTPFields
     /// The body, at most the request's cap.
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: [UInt8]) {
         self.status = status
-        self.headers = headers
+        self.headerFields = headerFields
         self.body = body
-    }
-
-    /// The first header named `name` (case-insensitive).
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Logging
 import WatcherCore
 
@@ -77,10 +78,10 @@ public struct WebhookSink: ManagedSink {
 
     /// The request for one attempt at `timestamp`.
     func request(_ event: SinkEvent, timestamp: Int) -> HTTPRequestSpec {
-        var headers = options.headers
-        headers.append(("Content-Type", "application/json"))
-        headers.append(("webhook-id", event.id))
-        headers.append(("webhook-timestamp", "\(timestamp)"))
+        var fields = options.headerFields
+        fields[.contentType] = "application/json"
+        fields[.webhookID] = event.id
+        fields[.webhookTimestamp] = "\(timestamp)"
         if let key {
             let signature = WebhookSignature.sign(
                 key: SymmetricKey(data: key),
@@ -88,12 +89,12 @@ public struct WebhookSink: ManagedSink {
                 timestamp: timestamp,
                 body: event.body
             )
-            headers.append(("webhook-signature", signature))
+            fields[.webhookSignature] = signature
         }
         return HTTPRequestSpec(
-            method: "POST",
+            method: .post,
             url: options.url,
-            headers: headers,
+            headerFields: fields,
             body: event.body,
             budget: options.timeout,
             maxBodyBytes: 1 << 20,
@@ -106,21 +107,22 @@ public struct WebhookSink: ManagedSink {
         let date = now()
         do {
             let response = try await http.fetch(request(event, timestamp: Int(date.timeIntervalSince1970)))
-            logger.trace("webhook answered", metadata: ["sink": "\(id)", "status": "\(response.status)"])
-            switch response.status {
+            logger.trace("webhook answered", metadata: ["sink": "\(id)", "status": "\(response.status.code)"])
+            let status = response.status.code
+            switch status {
             case 200..<300:
                 return (.delivered, nil)
             case 410:
                 let reason = "HTTP 410 Gone from \(options.displayURL): the endpoint asked not to be called again"
                 return (.reject(reason: reason), reason)
             case 300..<400:
-                let target = response.header("Location").map { " to \($0)" } ?? ""
-                return (.retry(after: nil, reason: "HTTP \(response.status) redirect\(target), not followed"), nil)
-            case 400..<500 where !options.retryStatuses.contains(response.status):
-                return (.reject(reason: "HTTP \(response.status), not retried: \(Self.excerpt(response.body))"), nil)
+                let target = response.headerFields[.location].map { " to \($0)" } ?? ""
+                return (.retry(after: nil, reason: "HTTP \(status) redirect\(target), not followed"), nil)
+            case 400..<500 where !options.retryStatuses.contains(status):
+                return (.reject(reason: "HTTP \(status), not retried: \(Self.excerpt(response.body))"), nil)
             default:
-                let after = response.header("Retry-After").flatMap { RetryAfter.parse($0, now: date) }
-                return (.retry(after: after, reason: "HTTP \(response.status)"), nil)
+                let after = response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: date) }
+                return (.retry(after: after, reason: "HTTP \(status)"), nil)
             }
         } catch HTTPFetchError.timeout(let budget) {
             return (.retry(after: nil, reason: "no answer within \(budget)"), nil)
@@ -138,4 +140,13 @@ public struct WebhookSink: ManagedSink {
         let line = String(text).trimmingCharacters(in: .whitespaces)
         return line.isEmpty ? "(empty body)" : JSONValue.quoted(line)
     }
+}
+
+extension HTTPField.Name {
+    /// Standard Webhooks' message id, unique per event and the same on every retry.
+    static let webhookID = Self("webhook-id")!
+    /// Standard Webhooks' send time, unix seconds.
+    static let webhookTimestamp = Self("webhook-timestamp")!
+    /// Standard Webhooks' `v1,<base64 HMAC-SHA256>` signature(s).
+    static let webhookSignature = Self("webhook-signature")!
 }

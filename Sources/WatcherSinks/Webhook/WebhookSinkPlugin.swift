@@ -1,3 +1,4 @@
+import HTTPTypes
 import WatcherCore
 
 /// The `webhook` sink: signed POSTs per Standard Webhooks v1, retried, dead-lettered, ordered per endpoint.
@@ -11,8 +12,8 @@ public enum WebhookSinkPlugin: SinkPlugin {
         public var displayURL: String
         /// The signing secret, `whsec_` + base64 (from `${ENV}`).
         public var secret: String?
-        /// Extra headers.
-        public var headers: [(name: String, value: String)]
+        /// Extra header fields.
+        public var headerFields: HTTPFields
         /// Time for one attempt.
         public var timeout: Duration
         /// Attempts before dead-lettering.
@@ -34,7 +35,7 @@ public enum WebhookSinkPlugin: SinkPlugin {
         public init(
             url: String,
             secret: String? = nil,
-            headers: [(name: String, value: String)] = [],
+            headerFields: HTTPFields = [:],
             timeout: Duration = .seconds(10),
             maxAttempts: Int = 10,
             maxAge: Duration = .seconds(86_400),
@@ -45,7 +46,7 @@ public enum WebhookSinkPlugin: SinkPlugin {
             self.url = url
             self.displayURL = url
             self.secret = secret
-            self.headers = headers
+            self.headerFields = headerFields
             self.timeout = timeout
             self.maxAttempts = maxAttempts
             self.maxAge = maxAge
@@ -61,7 +62,7 @@ public enum WebhookSinkPlugin: SinkPlugin {
             if let secret, !WebhookSignature.isValidSecret(secret) {
                 reader.context.error(reader.path.key("secret"), "expected a secret of the form whsec_<base64>")
             }
-            headers = reader.stringMap("headers", doc: "Extra request headers.")
+            headerFields = reader.headerFields("headers", doc: "Extra request headers.")
             timeout =
                 reader.duration("timeout", default: .seconds(10), minimum: .milliseconds(100), doc: "Time per attempt.")
                 ?? .seconds(10)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Logging
 import ServiceLifecycle
 import Testing
@@ -119,7 +120,7 @@ func hookOptions(
     WebhookSinkPlugin.Options(
         url: url,
         secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-        headers: [("X-Test", "yes")],
+        headerFields: [HTTPField.Name("X-Test")!: "yes"],
         timeout: timeout,
         maxAttempts: maxAttempts,
         maxAge: maxAge,

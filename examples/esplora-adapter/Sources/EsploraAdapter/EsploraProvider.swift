@@ -1,3 +1,4 @@
+import HTTPTypes
 import WatcherCore
 import WatcherHTTP
 
@@ -113,7 +114,11 @@ public struct EsploraProvider: ChainProvider {
             throw ProviderError.badRequest(provider: id, detail: "\(what ?? path): \(text.isEmpty ? "HTTP 400" : text)")
         default:
             let hint = response.status == 404 ? "no Esplora API at \(http.baseURL)\(path)" : text
-            throw ProviderError.unavailable(provider: id, status: response.status, detail: hint.isEmpty ? nil : hint)
+            throw ProviderError.unavailable(
+                provider: id,
+                status: response.status.code,
+                detail: hint.isEmpty ? nil : hint
+            )
         }
     }
 }
