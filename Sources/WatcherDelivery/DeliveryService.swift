@@ -11,7 +11,7 @@ import WatcherStorage
 /// ```swift
 /// let delivery = DeliveryService(
 ///     store: store, signal: signal,
-///     sinks: zip(config.sinks, sinks).map { (config: $0, sink: $1) },
+///     routes: zip(config.sinks, sinks).map(DeliveryService.Route.init(config:sink:)),
 ///     retention: config.storage.eventRetention, logger: logger)
 /// // ServiceGroup order: StorageService, HTTPClientService, delivery, engine…
 /// ```
@@ -33,6 +33,12 @@ public struct DeliveryService: Service {
             self.sink = sink
             self.filter = filter
             self.policy = policy
+        }
+
+        /// The route of a configured sink: the sink built from `config`, receiving the event types `config.events`
+        /// names, with its own policy.
+        public init(config: SinkConfig, sink: any Sink) {
+            self.init(sink: sink, filter: EventFilter(config.events))
         }
     }
 
@@ -112,31 +118,6 @@ public struct DeliveryService: Service {
             logger: logger,
             now: now,
             status: status,
-            metrics: metrics
-        )
-    }
-
-    /// Creates the service from the config's sinks and the sinks built from them.
-    public init(
-        store: Store,
-        signal: LogSignal,
-        sinks: [(config: SinkConfig, sink: any Sink)],
-        retention: Duration?,
-        logger: Logger,
-        clock: any Clock<Duration> = ContinuousClock(),
-        now: @escaping @Sendable () -> Date = Date.init,
-        options: Options = Options(),
-        metrics: WatcherMetrics = .none
-    ) {
-        self.init(
-            store: store,
-            signal: signal,
-            routes: sinks.map { Route(sink: $0.sink, filter: EventFilter($0.config.events)) },
-            retention: retention,
-            logger: logger,
-            clock: clock,
-            now: now,
-            options: options,
             metrics: metrics
         )
     }

@@ -33,7 +33,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load(needsSinks: false)
-            let store = try Store.openForReading(config)
+            let store = try StoreAccess.reader(config)
             defer { store.environment.close() }
             let filter = sink
             let (letters, disabled) = try store.read { txn in
@@ -115,12 +115,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
                 throw CommandFailure.runtime(StorageError.missingStore(path: config.storage.path).description)
             }
             let logger = Logger(label: "watcher")
-            let store: Store
-            do {
-                store = try Store(path: config.storage.path, options: config.storage.environmentOptions, logger: logger)
-            } catch {
-                throw CommandFailure.runtime("cannot open the store: \(error)")
-            }
+            let store = try StoreAccess.writer(config, logger: logger)
             let http = HTTPClientService(logger: logger)
             let summaries: [DeadLetterReplayer.Summary]
             do {

@@ -51,7 +51,7 @@ struct EventsCommand: AsyncParsableCommand {
             }
             if let limit, limit < 0 { throw CommandFailure.usage("--limit: expected a number >= 0, got \(limit)") }
             let config = try options.load(needsSinks: false)
-            let store = try Store.openForReading(config)
+            let store = try StoreAccess.reader(config)
             defer { store.environment.close() }
             let filter = type.map { EventFilter([$0]) }
             let color = !json && isatty(STDOUT_FILENO) == 1
@@ -94,20 +94,6 @@ struct EventsCommand: AsyncParsableCommand {
             let positions = cursors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             return "\(printed) event(s) shown; log \(range); cursors: "
                 + (positions.isEmpty ? "none" : positions.joined(separator: ", "))
-        }
-    }
-}
-
-extension Store {
-    /// Opens the config's store read-only, failing at once with a clear message when there is none.
-    /// - Throws: ``CommandFailure`` with exit code 1.
-    static func openForReading(_ config: WatcherConfig) throws -> Store {
-        do {
-            return try Store(path: config.storage.path, options: EnvironmentOptions(readOnly: true))
-        } catch let error as StorageError {
-            throw CommandFailure.runtime(error.description)
-        } catch {
-            throw CommandFailure.runtime("cannot open the store at \(config.storage.path): \(error)")
         }
     }
 }

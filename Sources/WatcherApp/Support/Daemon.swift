@@ -37,12 +37,7 @@ struct Daemon {
             )
         }
         defer { withExtendedLifetime(lock) {} }
-        let store: Store
-        do {
-            store = try Store(path: config.storage.path, options: config.storage.environmentOptions, logger: logger)
-        } catch {
-            throw CommandFailure.runtime("cannot open the store: \(error)")
-        }
+        let store = try StoreAccess.writer(config, logger: logger)
         let httpClient = HTTPClientService(logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = WatcherMetrics(factory: PrometheusMetricsFactory(registry: registry))

@@ -84,7 +84,7 @@ struct WatcherRuntime {
         delivery = DeliveryService(
             store: store,
             signal: signal,
-            sinks: zip(config.sinks, sinks).map { (config: $0, sink: $1) },
+            routes: zip(config.sinks, sinks).map(DeliveryService.Route.init(config:sink:)),
             retention: config.storage.eventRetention,
             logger: logger,
             metrics: metrics
