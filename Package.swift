@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "WatcherHTTP", targets: ["WatcherHTTP"]),
         .library(name: "WatcherSimnet", targets: ["WatcherSimnet"]),
         .library(name: "WatcherTesting", targets: ["WatcherTesting"]),
+        .library(name: "WatcherPlugins", targets: ["WatcherPlugins"]),
         .library(name: "WatcherApp", targets: ["WatcherApp"]),
     ],
     dependencies: [
@@ -218,12 +219,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The catalog of built-in plugins, one list for the CLI and the config fuzzer.
+        .target(
+            name: "WatcherPlugins",
+            dependencies: [
+                "WatcherCore",
+                "WatcherSinks",
+                "WatcherPostgres",
+                "BlockbookProvider",
+                "RawAddrProvider",
+                "CoinDeskProvider",
+                "JSONPriceProvider",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "WatcherFuzzing",
             dependencies: [
                 "WatcherCore",
                 "WatcherHTTP",
                 "WatcherSinks",
+                "WatcherPlugins",
                 "BlockbookProvider",
                 "RawAddrProvider",
                 "CoinDeskProvider",
@@ -249,10 +265,7 @@ let package = Package(
                 "WatcherEngine",
                 "WatcherStatus",
                 "WatcherSimnet",
-                "BlockbookProvider",
-                "RawAddrProvider",
-                "CoinDeskProvider",
-                "JSONPriceProvider",
+                "WatcherPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -412,6 +425,7 @@ let package = Package(
             dependencies: [
                 "WatcherScheduler",
                 "WatcherApp",
+                "WatcherPlugins",
                 "watcher",
                 "WatcherCore",
                 "WatcherTesting",
@@ -437,8 +451,8 @@ let package = Package(
         .testTarget(
             name: "WatcherAppTests",
             dependencies: [
-                "WatcherApp", "WatcherCore", "WatcherStorage", "WatcherSimnet", "WatcherTesting", "CoinDeskProvider",
-                "watcher",
+                "WatcherApp", "WatcherPlugins", "WatcherCore", "WatcherStorage", "WatcherSimnet", "WatcherTesting",
+                "CoinDeskProvider", "watcher",
             ],
             swiftSettings: swiftSettings
         ),

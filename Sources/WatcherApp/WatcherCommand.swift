@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WatcherCore
+import WatcherPlugins
 
 /// The `watcher` command line.
 public struct WatcherCommand: AsyncParsableCommand {

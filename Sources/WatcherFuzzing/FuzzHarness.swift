@@ -5,6 +5,7 @@ import JSONPriceProvider
 import RawAddrProvider
 import WatcherCore
 import WatcherHTTP
+import WatcherPlugins
 import WatcherSinks
 
 /// The parsers that face the outside, each as a function of arbitrary bytes that must never crash, hang or
@@ -39,17 +40,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         }
     }
 
-    static let registry: PluginRegistry = {
-        var registry = PluginRegistry()
-        registry.register(BlockbookPlugin.self)
-        registry.register(RawAddrPlugin.self)
-        registry.register(CoinDeskPlugin.self)
-        registry.register(JSONPricePlugin.self)
-        registry.register(sink: StdoutSinkPlugin.self)
-        registry.register(sink: FileSinkPlugin.self)
-        registry.register(sink: WebhookSinkPlugin.self)
-        return registry
-    }()
+    static let registry = PluginRegistry.builtIn
 
     static func config(_ bytes: [UInt8]) {
         let loader = ConfigLoader(registry: registry, environment: ["SECRET": "s3cret", "TOKEN": "t0ken"])

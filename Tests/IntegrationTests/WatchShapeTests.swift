@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherEngine
+import WatcherPlugins
 import WatcherSimnet
 import WatcherStorage
 import WatcherTesting

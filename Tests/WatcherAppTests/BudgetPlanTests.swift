@@ -1,6 +1,7 @@
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// The request budget plan `watcher check` prints.
 struct BudgetPlanTests {

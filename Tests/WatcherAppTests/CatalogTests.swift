@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// `Plugins.json` and the compiled registry must agree, in both directions.
 struct CatalogTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// Configs that parse but can never work: providers without the capability or currency a watch needs, values out
 /// of range, fields that only make sense together, duplicate addresses. Each asserts the exact path and message,

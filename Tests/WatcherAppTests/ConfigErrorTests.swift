@@ -1,6 +1,7 @@
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// Bad configs: each case asserts the exact JSON path and message, and that loading reports every problem.
 struct ConfigErrorTests {

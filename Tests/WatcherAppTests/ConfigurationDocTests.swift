@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// `docs/configuration.md` documents every plugin option of the compiled catalog, and nothing else.
 struct ConfigurationDocTests {

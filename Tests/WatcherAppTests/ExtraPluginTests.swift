@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// A plugin registered the way an out-of-tree binary does (`WatcherCommand.main(providers:)`) is seen by what
 /// every command goes through: config loading and the catalog. Without it, the same config is refused.

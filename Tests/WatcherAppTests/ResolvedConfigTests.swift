@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// What `watcher check` prints as the resolved config is itself a config that passes `check`, and resolving it
 /// again changes nothing: only the fields of each watch's own type are shown, defaults included.

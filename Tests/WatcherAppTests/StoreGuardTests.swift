@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 import WatcherStorage
 import WatcherTesting
 

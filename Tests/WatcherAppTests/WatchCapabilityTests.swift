@@ -1,6 +1,7 @@
 import Testing
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// Every provider of a watch must have each chain capability the watch's type needs, read from the typed
 /// ``ChainCapabilities`` of its descriptor: checked here with a plugin that only knows the tip.

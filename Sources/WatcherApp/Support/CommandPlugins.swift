@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherPlugins
 
 /// The plugins the running command sees: ``PluginRegistry/builtIn``, plus those a binary of your own passes to
 /// ``WatcherCommand/main(providers:sinks:arguments:)``.

@@ -7,7 +7,9 @@ import WatcherPostgres
 import WatcherSinks
 
 extension PluginRegistry {
-    /// Every plugin compiled into this build. An out-of-tree build registers its own on top of these.
+    /// Every plugin compiled into this build: the four provider adapters and the four sinks. The CLI starts from
+    /// it (an out-of-tree build registers its own on top, `WatcherCommand.main(providers:sinks:)`), and so does the
+    /// config fuzzer, so that every plugin's options are fuzzed.
     public static var builtIn: PluginRegistry {
         var registry = PluginRegistry()
         registry.register(BlockbookPlugin.self)
