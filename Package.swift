@@ -261,7 +261,6 @@ let package = Package(
                 "WatcherHTTP",
                 "WatcherSinks",
                 "WatcherDelivery",
-                "WatcherPostgres",
                 "WatcherEngine",
                 "WatcherStatus",
                 "WatcherSimnet",
