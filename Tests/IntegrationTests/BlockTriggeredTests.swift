@@ -26,12 +26,10 @@ struct BlockTriggeredTests {
     }
 
     @Test func aPolledWatchChecksAtOnceAfterANewBlock() async throws {
-        var configuration = SimnetConfiguration(seed: 31, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: 31, txsPerBlock: 20, fundedAddressCount: 20)
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(configuration) { harness in
-            let simnet = harness.simnet
+        let configuration = SimnetConfiguration(
+            chain: ChainParameters(seed: 31, txsPerBlock: 20, fundedAddressCount: 20)
+        )
+        try await Harness.withData(configuration) { simnet, client, data in
             var rng = SeededGenerator(seed: 31)
             let followed = SimAddress.random(.p2wpkh, using: &rng).string
             // Polled once an hour: only a round started by the new block can see the payment in time.
@@ -40,7 +38,7 @@ struct BlockTriggeredTests {
                    "addresses": ["\(followed)"]}
                 """
             let config = try Self.config(simnet.baseURL, data, watches: watch)
-            try await EngineIntegrationTests.running(config, client: harness.client) { store in
+            try await EngineIntegrationTests.running(config, client: client) { store in
                 try await eventually("the first round") {
                     try store.read { try $0.addressState(chain: "btc", address: followed) }?.summary != nil
                 }
@@ -54,12 +52,10 @@ struct BlockTriggeredTests {
     }
 
     @Test func cliAccountsConvergeWithinOneBlockUnderThirtyPercentFaults() async throws {
-        var configuration = SimnetConfiguration(seed: 37, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: 37, txsPerBlock: 40, fundedAddressCount: 60)
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(configuration) { harness in
-            let simnet = harness.simnet
+        let configuration = SimnetConfiguration(
+            chain: ChainParameters(seed: 37, txsPerBlock: 40, fundedAddressCount: 60)
+        )
+        try await Harness.withData(configuration) { simnet, client, data in
             let accounts = Array(await simnet.addresses().filter(\.funded).prefix(30).map(\.address))
             let config = try Self.config(simnet.baseURL, data, watches: "")
             do {
@@ -71,16 +67,9 @@ struct BlockTriggeredTests {
                 }
                 await store.close()
             }
-            await simnet.setFaults(
-                family: .blockbook,
-                FaultConfiguration(
-                    rate: 0.3,
-                    kinds: [.serverError, .timeout, .malformed, .truncated, .wrongShape],
-                    timeout: .seconds(2)
-                )
-            )
+            await simnet.setFaults(family: .blockbook, .thirtyPercentMixed)
             // The refresh comes every 60 s: within a block, only the scan can bring the balances up to date.
-            try await EngineIntegrationTests.running(config, client: harness.client, settings: .init()) { store in
+            try await EngineIntegrationTests.running(config, client: client, settings: .init()) { store in
                 try await eventually(timeout: .seconds(90), "every account's first observation") {
                     try store.read { try $0.addressStates(chain: "btc") }.filter { $0.summary != nil }.count
                         == accounts.count

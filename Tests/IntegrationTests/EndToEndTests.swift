@@ -16,23 +16,29 @@ import WatcherTesting
 /// two signed webhooks on loopback, one of which fails its first 3 attempts.
 @Suite(.serialized)
 struct EndToEndTests {
+    /// The webhooks' signing secret (``KillTests`` signs with it too).
     static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 
     @Test func paymentConfirmationsAndReorgReachEverySinkInOrder() async throws {
-        var configuration = SimnetConfiguration(seed: 5, port: 0, blockInterval: nil)
         // A quiet chain: only our payment touches the followed address.
-        configuration.chain = ChainParameters(seed: 5, txsPerBlock: 1, mempoolTxsPerBlock: 0, fundedAddressCount: 40)
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
+        let quiet = ChainParameters(seed: 5, txsPerBlock: 1, mempoolTxsPerBlock: 0, fundedAddressCount: 40)
         let healthy = Receiver(secret: Self.secret)
         let flaky = Receiver(secret: Self.secret, failFirst: 3)
-        try await Harness.with(configuration) { harness in
-            let simnet = harness.simnet
+        try await Harness.withData(SimnetConfiguration(chain: quiet)) { simnet, client, data in
             let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
             try await healthy.serve { healthyURL in
                 try await flaky.serve { flakyURL in
-                    let config = try Self.config(simnet.baseURL, data, followed, healthyURL, flakyURL)
-                    try await EngineIntegrationTests.running(config, client: harness.client) { store in
+                    let config = try DaemonConfig(
+                        data: data,
+                        simnetURL: simnet.baseURL,
+                        addresses: ["bitcoin:\(followed)?label=Savings"],
+                        confirmations: [1, 3, 6],
+                        sinks: [
+                            DaemonConfig.webhook("hook-a", url: healthyURL, secret: Self.secret, maxBackoff: "200ms"),
+                            DaemonConfig.webhook("hook-b", url: flakyURL, secret: Self.secret, maxBackoff: "200ms"),
+                        ]
+                    ).load()
+                    try await EngineIntegrationTests.running(config, client: client) { store in
                         try await Self.scenario(simnet: simnet, store: store, followed: followed, data: data) {
                             (healthy.delivered.map(\.id), flaky.delivered.map(\.id))
                         }
@@ -43,29 +49,6 @@ struct EndToEndTests {
         #expect(healthy.delivered.allSatisfy { $0.signatureValid })
         #expect(flaky.delivered.allSatisfy { $0.signatureValid })
         #expect(flaky.attempts >= flaky.delivered.count + 3)
-    }
-
-    static func config(_ baseURL: String, _ data: String, _ followed: String, _ hookA: String, _ hookB: String)
-        throws -> WatcherConfig
-    {
-        let json = """
-            {"storage": {"path": "\(data)"},
-             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(baseURL)", "timeout": "2s"},
-                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
-             "watches": [
-               {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
-               {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s",
-                "addresses": ["bitcoin:\(followed)?label=Savings"], "confirmations": [1, 3, 6]}
-             ],
-             "sinks": [
-               {"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}},
-               {"id": "hook-a", "type": "webhook", "options": {"url": "\(hookA)", "secret": "\(secret)",
-                "initialBackoff": "50ms", "maxBackoff": "200ms"}},
-               {"id": "hook-b", "type": "webhook", "options": {"url": "\(hookB)", "secret": "\(secret)",
-                "initialBackoff": "50ms", "maxBackoff": "200ms"}}
-             ]}
-            """
-        return try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
     }
 
     static func logged(_ store: Store) throws -> [LoggedEvent] { try store.read { try $0.events(from: 0) } }
@@ -112,31 +95,13 @@ struct EndToEndTests {
             ("address.tx.unconfirmed", id("address.tx.unconfirmed", ["btc", followed, txid])),
             ("address.balance.changed", nil),
         ]
+        // The config's thresholds, 1, 3 and 6 confirmations, are reached with the 1st, 3rd and 6th mined block.
         for (index, block) in mined.enumerated() {
             expected.append(("block.new", id("block.new", ["btc", "\(block.height)", block.hash])))
-            if index == 0 {
-                expected.append(
-                    (
-                        "address.tx.confirmations",
-                        id("address.tx.confirmations", ["btc", followed, txid, confirmedIn.hash, "1"])
-                    )
-                )
-            }
-            if index == 2 {
-                expected.append(
-                    (
-                        "address.tx.confirmations",
-                        id("address.tx.confirmations", ["btc", followed, txid, confirmedIn.hash, "3"])
-                    )
-                )
-            }
-            if index == 5 {
-                expected.append(
-                    (
-                        "address.tx.confirmations",
-                        id("address.tx.confirmations", ["btc", followed, txid, confirmedIn.hash, "6"])
-                    )
-                )
+            let confirmations = index + 1
+            if [1, 3, 6].contains(confirmations) {
+                let fact = ["btc", followed, txid, confirmedIn.hash, "\(confirmations)"]
+                expected.append(("address.tx.confirmations", id("address.tx.confirmations", fact)))
             }
             if index == 0 {
                 expected.append(

@@ -77,23 +77,14 @@ struct EngineIntegrationTests {
     }
 
     @Test func storedBalancesConvergeUnderThirtyPercentFaults() async throws {
-        var configuration = SimnetConfiguration(seed: 11, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: 11, txsPerBlock: 20, fundedAddressCount: 60)
-        let data = Self.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(configuration) { harness in
-            let simnet = harness.simnet
+        let configuration = SimnetConfiguration(
+            chain: ChainParameters(seed: 11, txsPerBlock: 20, fundedAddressCount: 60)
+        )
+        try await Harness.withData(configuration) { simnet, client, data in
             let followed = Array(await simnet.addresses().filter(\.funded).prefix(10).map(\.address))
             let config = try Self.config(baseURL: simnet.baseURL, data: data, addresses: followed)
-            await simnet.setFaults(
-                family: .blockbook,
-                FaultConfiguration(
-                    rate: 0.3,
-                    kinds: [.serverError, .timeout, .malformed, .truncated, .wrongShape],
-                    timeout: .seconds(2)
-                )
-            )
-            try await Self.running(config, client: harness.client) { store in
+            await simnet.setFaults(family: .blockbook, .thirtyPercentMixed)
+            try await Self.running(config, client: client) { store in
                 // Traffic while the faults go on: payments to half the addresses, blocks on top.
                 for (index, address) in followed.enumerated() where index % 2 == 0 {
                     _ = try await simnet.pay(to: address, amountSat: Int64(10_000 * (index + 1)))

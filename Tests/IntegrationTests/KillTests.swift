@@ -10,25 +10,27 @@ import WatcherTesting
 /// receiver goes up and down. Nothing is lost and the file sink holds no duplicates.
 @Suite(.serialized)
 struct KillTests {
-    static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-
     @Test func twentyKillsLoseNothingAndDuplicateNothing() async throws {
-        var configuration = SimnetConfiguration(seed: 9, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: 9, txsPerBlock: 4, mempoolTxsPerBlock: 1, fundedAddressCount: 60)
-        let data = EngineIntegrationTests.dataDirectory()
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        let receiver = Receiver(secret: Self.secret)
-        try await Harness.with(configuration) { harness in
-            let simnet = harness.simnet
+        let busy = ChainParameters(seed: 9, txsPerBlock: 4, mempoolTxsPerBlock: 1, fundedAddressCount: 60)
+        let receiver = Receiver(secret: EndToEndTests.secret)
+        try await Harness.withData(SimnetConfiguration(chain: busy)) { simnet, _, data in
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             let followed = Array(await simnet.addresses().filter(\.funded).prefix(3).map(\.address))
             try await receiver.serve { hook in
-                let config = "\(data)/watcher.json"
-                try Self.configText(simnet.baseURL, data, followed, hook).write(
-                    toFile: config,
-                    atomically: true,
-                    encoding: .utf8
-                )
+                let config = try DaemonConfig(
+                    data: data,
+                    simnetURL: simnet.baseURL,
+                    addresses: followed,
+                    sinks: [
+                        DaemonConfig.webhook(
+                            "hook",
+                            url: hook,
+                            secret: receiver.secret,
+                            maxBackoff: "300ms",
+                            maxAttempts: 1000
+                        )
+                    ]
+                ).write()
                 var random = SplitMixRandom(seed: 2026)
                 var mined: [SimBlockRef] = []
                 var payments: [String] = []
@@ -121,23 +123,5 @@ struct KillTests {
     /// Opens the store read-only once the child has created it.
     static func waitForStore(_ data: String) async throws -> Store {
         try await eventuallyValue("the store in \(data)") { try? Store(path: data, options: .init(readOnly: true)) }
-    }
-
-    static func configText(_ baseURL: String, _ data: String, _ followed: [String], _ hook: String) -> String {
-        let list = followed.map { "\"\($0)\"" }.joined(separator: ", ")
-        return """
-            {"storage": {"path": "\(data)"},
-             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(baseURL)", "timeout": "2s"},
-                            "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
-             "watches": [
-               {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
-               {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": [\(list)]}
-             ],
-             "sinks": [
-               {"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}},
-               {"id": "hook", "type": "webhook", "options": {"url": "\(hook)", "secret": "\(secret)",
-                "initialBackoff": "50ms", "maxBackoff": "300ms", "maxAttempts": 1000}}
-             ]}
-            """
     }
 }

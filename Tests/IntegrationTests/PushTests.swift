@@ -27,24 +27,38 @@ struct PushTests {
     }
 
     static func configuration(_ seed: UInt64) -> SimnetConfiguration {
-        var configuration = SimnetConfiguration(seed: seed, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: seed, txsPerBlock: 10, fundedAddressCount: 10)
-        return configuration
+        SimnetConfiguration(chain: ChainParameters(seed: seed, txsPerBlock: 10, fundedAddressCount: 10))
+    }
+
+    /// `count` P2WPKH addresses drawn from a generator seeded with `seed`. Give another seed than the simnet's: its
+    /// funded addresses come from the same generator.
+    static func randomAddresses(_ count: Int, seed: UInt64) -> [String] {
+        var rng = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in SimAddress.random(.p2wpkh, using: &rng).string }
+    }
+
+    /// Starts the adapter's push client following `addresses` on `simnet` in a task of its own and returns once it
+    /// has subscribed, with what it receives and the task (cancel it to stop following).
+    static func follow(_ simnet: Simnet, _ addresses: [String]) async throws -> (Received, Task<Void, any Error>) {
+        let push = BlockbookPush(baseURL: simnet.baseURL, logger: quiet)
+        let received = Received()
+        let task = Task { try await push.follow(addresses: { addresses }) { received.append($0) } }
+        do {
+            try await eventually("subscribed") { received.all.contains(.subscribed) }
+        } catch {
+            task.cancel()
+            throw error
+        }
+        return (received, task)
     }
 
     @Test func blocksAndPaymentsArePushed() async throws {
         try await Harness.with(Self.configuration(41)) { harness in
             let simnet = harness.simnet
-            // Another seed than the simnet's: its funded addresses come from the same generator.
-            var rng = SeededGenerator(seed: 9_041)
-            let followed = (0..<3).map { _ in SimAddress.random(.p2wpkh, using: &rng).string }
-            let push = BlockbookPush(baseURL: simnet.baseURL, logger: Self.quiet)
-            let received = Received()
-            let task = Task {
-                try await push.follow(addresses: { followed }) { received.append($0) }
-            }
+            let addresses = Self.randomAddresses(4, seed: 9_041)
+            let followed = Array(addresses.prefix(3))
+            let (received, task) = try await Self.follow(simnet, followed)
             defer { task.cancel() }
-            try await eventually("subscribed") { received.all.contains(.subscribed) }
             let txid = try await simnet.pay(to: followed[1], amountSat: 12_345)
             try await eventually("the payment") {
                 received.all.contains(.addressTx(address: followed[1], txid: txid, deltaSat: 12_345, confirmed: false))
@@ -54,7 +68,7 @@ struct PushTests {
                 received.all.contains(.newBlock(height: mined[0].height, hash: mined[0].hash))
             }
             // A payment to an address nobody subscribed is not pushed.
-            _ = try await simnet.pay(to: SimAddress.random(.p2wpkh, using: &rng).string, amountSat: 1_000)
+            _ = try await simnet.pay(to: addresses[3], amountSat: 1_000)
             _ = try await simnet.mine(count: 1)
             try await eventually("the second block") {
                 received.all.filter { if case .newBlock = $0 { true } else { false } }.count == 2
@@ -66,8 +80,7 @@ struct PushTests {
 
     @Test func theSimnetRefusesMoreThanAThousandAddresses() async throws {
         try await Harness.with(Self.configuration(43)) { harness in
-            var rng = SeededGenerator(seed: 43)
-            let many = (0..<1_001).map { _ in SimAddress.random(.p2wpkh, using: &rng).string }
+            let many = Self.randomAddresses(1_001, seed: 43)
             let url = harness.simnet.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/websocket"
             let answer = Mutex<String?>(nil)
             var configuration = WebSocketClientConfiguration(maxFrameSize: 4 << 20)
@@ -95,13 +108,9 @@ struct PushTests {
     @Test func theClientSubscribesTheFirstThousandOfMore() async throws {
         try await Harness.with(Self.configuration(44)) { harness in
             let simnet = harness.simnet
-            var rng = SeededGenerator(seed: 9_044)
-            let many = (0..<1_001).map { _ in SimAddress.random(.p2wpkh, using: &rng).string }
-            let push = BlockbookPush(baseURL: simnet.baseURL, logger: Self.quiet)
-            let received = Received()
-            let task = Task { try await push.follow(addresses: { many }) { received.append($0) } }
+            let many = Self.randomAddresses(1_001, seed: 9_044)
+            let (received, task) = try await Self.follow(simnet, many)
             defer { task.cancel() }
-            try await eventually("subscribed") { received.all.contains(.subscribed) }
             let beyond = try await simnet.pay(to: many[1_000], amountSat: 2_000)
             let within = try await simnet.pay(to: many[999], amountSat: 1_000)
             try await eventually("the payment to the 1,000th address") {
@@ -156,10 +165,7 @@ struct PushTests {
     @Test func aDroppedConnectionEnds() async throws {
         try await Harness.with(Self.configuration(67)) { harness in
             let simnet = harness.simnet
-            let push = BlockbookPush(baseURL: simnet.baseURL, logger: Self.quiet)
-            let received = Received()
-            let task = Task { try await push.follow(addresses: { [] }) { received.append($0) } }
-            try await eventually("subscribed") { received.all.contains(.subscribed) }
+            let (_, task) = try await Self.follow(simnet, [])
             simnet.dropWebSockets()
             await #expect(throws: ProviderError.self) { try await task.value }
             try await eventually("closed on the server") { simnet.websocketStats().open == 0 }

@@ -65,22 +65,17 @@ struct StatusServerTests {
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
-        var configuration = SimnetConfiguration(seed: 3, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: 3, txsPerBlock: 2)
+        var configuration = SimnetConfiguration(chain: ChainParameters(seed: 3, txsPerBlock: 2))
         var simnet = try await Simnet.start(configuration)
         configuration.port = simnet.port  // it comes back on the same port
         let followed = try #require(await simnet.addresses().first(where: \.funded)?.address)
-        let config = "\(data)/watcher.json"
-        try """
-        {"storage": {"path": "\(data)"},
-         "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "1s"},
-                        "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
-                       {"id": "cd", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "1s"}}],
-         "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
-                     {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": ["\(followed)"]},
-                     {"id": "usd", "type": "price", "providers": ["cd"], "every": "1s"}],
-         "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let config = try DaemonConfig(
+            data: data,
+            simnetURL: simnet.baseURL,
+            timeout: "1s",
+            addresses: [followed],
+            currencies: ["USD"]
+        ).write()
         let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--check-interval", "2s"])
         let status: Int32
         do {

@@ -18,11 +18,9 @@ struct WatchShapeTests {
     static let followed = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
 
     /// A quiet simnet: only the tests' payments move followed addresses.
-    static var quiet: SimnetConfiguration {
-        var configuration = SimnetConfiguration(seed: 9, port: 0, blockInterval: nil)
-        configuration.chain = ChainParameters(seed: 9, txsPerBlock: 1, mempoolTxsPerBlock: 0, fundedAddressCount: 20)
-        return configuration
-    }
+    static let quiet = SimnetConfiguration(
+        chain: ChainParameters(seed: 9, txsPerBlock: 1, mempoolTxsPerBlock: 0, fundedAddressCount: 20)
+    )
 
     static func config(_ simnet: Simnet, _ data: String, watches: String, extraProviders: String = "") throws
         -> WatcherConfig
@@ -63,17 +61,14 @@ struct WatchShapeTests {
     }
 
     @Test func anAddressWatchAloneFollowsAPaymentThroughAReorg() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(Self.quiet) { harness in
-            let simnet = harness.simnet
+        try await Harness.withData(Self.quiet) { simnet, client, data in
             let config = try Self.config(
                 simnet,
                 data,
                 watches:
                     #"[{"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "addresses": ["\#(Self.followed)"]}]"#
             )
-            try await EngineIntegrationTests.running(config, client: harness.client) { store in
+            try await EngineIntegrationTests.running(config, client: client) { store in
                 try await eventually("the baseline") {
                     try store.read { try $0.addressState(chain: "btc", address: Self.followed)?.summary } != nil
                 }
@@ -113,23 +108,20 @@ struct WatchShapeTests {
     }
 
     @Test func aBlocksWatchWithoutBackfillSurvivesARestartThatMissedBlocks() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(Self.quiet) { harness in
-            let simnet = harness.simnet
+        try await Harness.withData(Self.quiet) { simnet, client, data in
             let config = try Self.config(
                 simnet,
                 data,
                 watches: #"[{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s", "maxBackfill": 0}]"#
             )
             let start = await simnet.tip().height
-            try await EngineIntegrationTests.running(config, client: harness.client) { store in
+            try await EngineIntegrationTests.running(config, client: client) { store in
                 try await Self.event(store, "block.new", where: { $0["height"] == .number("\(start)") })
                 _ = try await simnet.mine(count: 1)
                 try await Self.event(store, "block.new", where: { $0["height"] == .number("\(start + 1)") })
             }
             _ = try await simnet.mine(count: 3)
-            try await EngineIntegrationTests.running(config, client: harness.client) { store in
+            try await EngineIntegrationTests.running(config, client: client) { store in
                 try await Self.event(store, "block.new", where: { $0["height"] == .number("\(start + 4)") })
                 let heights = try Self.events(store).filter { $0["type"] == .string("block.new") }.compactMap {
                     $0["data"]?["height"]
@@ -149,10 +141,7 @@ struct WatchShapeTests {
     }
 
     @Test func accountsFollowedFromTheCLIWorkWithNoWatches() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(Self.quiet) { harness in
-            let simnet = harness.simnet
+        try await Harness.withData(Self.quiet) { simnet, client, data in
             let config = try Self.config(simnet, data, watches: "[]")
             let store = try Store(path: data)
             try await store.write {
@@ -160,7 +149,7 @@ struct WatchShapeTests {
             }
             await store.close()
             let settings = Engine.Settings(accountsInterval: .seconds(1))
-            try await EngineIntegrationTests.running(config, client: harness.client, settings: settings) { store in
+            try await EngineIntegrationTests.running(config, client: client, settings: settings) { store in
                 try await eventually("the baseline") {
                     try store.read { try $0.addressState(chain: "btc", address: Self.followed)?.summary } != nil
                 }
@@ -175,17 +164,14 @@ struct WatchShapeTests {
     }
 
     @Test func aTxWatchAloneReportsAReorgAfterItsLastThreshold() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(Self.quiet) { harness in
-            let simnet = harness.simnet
+        try await Harness.withData(Self.quiet) { simnet, client, data in
             let txid = try await simnet.pay(to: Self.followed, amountSat: 90_000)
             let config = try Self.config(
                 simnet,
                 data,
                 watches: #"[{"id": "pay", "type": "tx", "providers": ["bb"], "every": "1s", "txid": "\#(txid)"}]"#
             )
-            try await EngineIntegrationTests.running(config, client: harness.client) { store in
+            try await EngineIntegrationTests.running(config, client: client) { store in
                 _ = try await simnet.mine(count: 1)
                 try await Self.event(store, "tx.confirmations", where: { $0["confirmations"] == .number("1") })
                 _ = try await simnet.mine(count: 5)
@@ -198,10 +184,7 @@ struct WatchShapeTests {
     }
 
     @Test func aPriceWatchAloneAnnouncesACrossing() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Harness.with(Self.quiet) { harness in
-            let simnet = harness.simnet
+        try await Harness.withData(Self.quiet) { simnet, client, data in
             _ = await simnet.setPrices([.usd: 90_000])
             let config = try Self.config(
                 simnet,
@@ -210,7 +193,7 @@ struct WatchShapeTests {
                     #"[{"id": "px", "type": "price", "providers": ["cd"], "every": "1s", "currency": "USD", "above": [100000]}]"#,
                 extraProviders: #", {"id": "cd", "type": "coindesk", "options": {"url": "\#(simnet.baseURL)"}}"#
             )
-            try await EngineIntegrationTests.running(config, client: harness.client) { store in
+            try await EngineIntegrationTests.running(config, client: client) { store in
                 try await eventually("a first price") { try store.read { try $0.price(currency: "USD") } != nil }
                 _ = await simnet.setPrices([.usd: 101_000])
                 let crossed = try await Self.event(store, "price.threshold.crossed")

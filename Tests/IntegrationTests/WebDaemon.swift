@@ -10,14 +10,16 @@ import WatcherTesting
 /// its blocks and USD, GBP and EUR prices: what the web UI tests drive.
 struct WebDaemon {
     let simnet: Simnet
-    let child: Process
-    /// `http://127.0.0.1:PORT` (also when the server binds a wider address).
-    let base: String
+    /// The `watcher run --http` process.
+    let process: StatusDaemon
     let data: String
     /// The address the config follows.
     let followed: String
-    /// What the daemon logged.
-    let log: String
+
+    /// `http://127.0.0.1:PORT` (also when the server binds a wider address).
+    var base: String { process.base }
+    /// The file the daemon logs to.
+    var log: String { process.log }
 
     static func start(seed: UInt64, bind: String = "127.0.0.1", arguments: [String] = []) async throws -> WebDaemon {
         let data = EngineIntegrationTests.dataDirectory()
@@ -35,23 +37,15 @@ struct WebDaemon {
             await simnet.shutdown()
             throw TimedOut(what: "a funded simnet address")
         }
-        let prices = ["USD", "GBP", "EUR"].map { currency in
-            #"{"id": "\#(currency.lowercased())", "type": "price", "providers": ["cd"], "currency": "\#(currency)", "every": "1s"}"#
-        }
-        let config = "\(data)/watcher.json"
-        try """
-        {"storage": {"path": "\(data)"},
-         "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-                        "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}},
-                       {"id": "cd", "type": "coindesk", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"}}],
-         "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
-                     {"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s",
-                      "addresses": ["bitcoin:\(followed)?label=Savings"], "confirmations": [1, 3]},
-                     \(prices.joined(separator: ",\n"))],
-         "sinks": [{"id": "file", "type": "file", "options": {"path": "\(data)/events.jsonl"}}]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon: StatusDaemon
         do {
+            let config = try DaemonConfig(
+                data: data,
+                simnetURL: simnet.baseURL,
+                addresses: ["bitcoin:\(followed)?label=Savings"],
+                confirmations: [1, 3],
+                currencies: ["USD", "GBP", "EUR"]
+            ).write()
             daemon = try await StatusDaemon.start(
                 config: config,
                 data: data,
@@ -62,14 +56,7 @@ struct WebDaemon {
             await simnet.shutdown()
             throw error
         }
-        return WebDaemon(
-            simnet: simnet,
-            child: daemon.child,
-            base: daemon.base,
-            data: data,
-            followed: followed,
-            log: daemon.log
-        )
+        return WebDaemon(simnet: simnet, process: daemon, data: data, followed: followed)
     }
 
     /// Starts a daemon (``start(seed:bind:arguments:)``), waits until it is ``ready(_:)``, runs `body` with it and an
@@ -127,7 +114,7 @@ struct WebDaemon {
 
     /// Stops the daemon (SIGTERM, then waits) and the simnet, and removes the data directory.
     func stop() async throws {
-        try await WatcherProcess.stop(child)
+        try await WatcherProcess.stop(process.child)
         await simnet.shutdown()
         try? FileManager.default.removeItem(atPath: data)
     }

@@ -14,13 +14,22 @@ import WatcherTesting
 /// worker from a real LMDB store. Serialized: each test starts its own server, and the machine may be small.
 @Suite("Postgres sink", .serialized, .timeLimit(.minutes(3)))
 struct PostgresSinkTests {
+    /// A `postgres` sink writing to `table` on `cluster` with the tests' options
+    /// (``sinkOptions(_:table:batchSize:maxAttempts:)``), logging nothing.
+    static func sink(
+        _ cluster: PostgresCluster,
+        table: String,
+        batchSize: Int = 100,
+        id: String = "pg",
+        password: String = PostgresCluster.password
+    ) throws -> PostgresSink {
+        let options = sinkOptions(cluster.url(password: password), table: table, batchSize: batchSize)
+        return try PostgresSink(id: id, options: options, logger: quietLogger)
+    }
+
     @Test func createsTheTableAndIndexAndReportsInTheSelfTest() async throws {
         try await withCluster { cluster in
-            let sink = try PostgresSink(
-                id: "pg",
-                options: sinkOptions(cluster.url(), table: "events_a"),
-                logger: quietLogger
-            )
+            let sink = try Self.sink(cluster, table: "events_a")
             let line = try await sink.selfTest()
             await sink.close()
             #expect(line.contains("table events_a is ready"))
@@ -47,11 +56,7 @@ struct PostgresSinkTests {
                 #expect(key.contains { $0.contains("events_a_type_time_idx") && $0.contains("(type, \"time\")") })
             }
             // A second sink (another instance) finds the table and leaves it as it is.
-            let again = try PostgresSink(
-                id: "pg2",
-                options: sinkOptions(cluster.url(), table: "events_a"),
-                logger: quietLogger
-            )
+            let again = try Self.sink(cluster, table: "events_a", id: "pg2")
             #expect(try await again.selfTest().contains("ready"))
             await again.close()
         }
@@ -61,11 +66,7 @@ struct PostgresSinkTests {
         try await withCluster { cluster in
             try await withStore { store in
                 let signal = LogSignal()
-                let sink = try PostgresSink(
-                    id: "pg",
-                    options: sinkOptions(cluster.url(), table: "events_b", batchSize: 100),
-                    logger: quietLogger
-                )
+                let sink = try Self.sink(cluster, table: "events_b", batchSize: 100)
                 #expect(sink.deliveryPolicy.batchSize == 100)
                 try await Events.append(store, 1...250)
                 let counts = TestMetrics()
@@ -91,11 +92,7 @@ struct PostgresSinkTests {
 
     @Test func deliveringTheSameEventsTwiceStoresOneRowEach() async throws {
         try await withCluster { cluster in
-            let sink = try PostgresSink(
-                id: "pg",
-                options: sinkOptions(cluster.url(), table: "events_c"),
-                logger: quietLogger
-            )
+            let sink = try Self.sink(cluster, table: "events_c")
             let first = await sink.deliver(Events.sinkEvents(1...30))
             let second = await sink.deliver(Events.sinkEvents(20...40))
             let third = await sink.deliver(Events.sinkEvents(1...40))
@@ -116,9 +113,8 @@ struct PostgresSinkTests {
         try await withCluster { cluster in
             try await withStore { store in
                 let signal = LogSignal()
-                let options = sinkOptions(cluster.url(), table: "events_d", batchSize: 7)
                 try await Events.append(store, 1...50)
-                let sink = try PostgresSink(id: "pg", options: options, logger: quietLogger)
+                let sink = try Self.sink(cluster, table: "events_d", batchSize: 7)
                 try await whileRunning(worker(sink, store, signal)) {
                     try await eventually(timeout: .seconds(30), "the cursor at 50") { try cursor(store, "pg") == 50 }
                 }
@@ -127,7 +123,7 @@ struct PostgresSinkTests {
                 }
                 try await store.write { try $0.setCursor(sink: "pg", 12) }
                 try await Events.append(store, 51...60)
-                let restarted = try PostgresSink(id: "pg", options: options, logger: quietLogger)
+                let restarted = try Self.sink(cluster, table: "events_d", batchSize: 7)
                 let counts = TestMetrics()
                 let second = worker(restarted, store, signal, counts: counts)
                 try await whileRunning(second) {
@@ -150,11 +146,7 @@ struct PostgresSinkTests {
         try await withCluster { cluster in
             try await withStore { store in
                 let signal = LogSignal()
-                let sink = try PostgresSink(
-                    id: "pg",
-                    options: sinkOptions(cluster.url(), table: "events_e", batchSize: 10),
-                    logger: quietLogger
-                )
+                let sink = try Self.sink(cluster, table: "events_e", batchSize: 10)
                 let counts = TestMetrics()
                 let worker = worker(sink, store, signal, counts: counts)
                 try await whileRunning(worker) {
@@ -189,11 +181,7 @@ struct PostgresSinkTests {
     @Test func aWrongPasswordGivesAClearErrorWithoutThePassword() async throws {
         try await withCluster { cluster in
             let wrong = "Wrong-Pass-9876"
-            let sink = try PostgresSink(
-                id: "pg",
-                options: sinkOptions(cluster.url(password: wrong), table: "events_f"),
-                logger: quietLogger
-            )
+            let sink = try Self.sink(cluster, table: "events_f", password: wrong)
             let outcomes = await sink.deliver(Events.sinkEvents(1...3))
             guard case .retry(_, let reason) = outcomes.first else {
                 Issue.record("expected a retry, got \(outcomes)")
