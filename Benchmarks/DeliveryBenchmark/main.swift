@@ -73,9 +73,12 @@ func waitForCursor(_ store: Store, _ sink: String, _ seq: UInt64) async throws {
     while try store.read({ try $0.cursor(sink: sink) }) < seq { try await Task.sleep(for: .microseconds(200)) }
 }
 
-/// Appends and delivers `count` events through `sink`; returns events per second from the first append to the
-/// cursor reaching the last one, and the append rate alone (the log side's ceiling in this run).
-func throughput(_ count: Int, sink: any Sink) async throws -> (delivered: Double, appended: Double) {
+/// Runs `body` with a fresh store and its append signal while a delivery service feeds the store's log to `sink`;
+/// the store is removed afterwards.
+func withDelivery<T: Sendable>(
+    to sink: any Sink,
+    _ body: @Sendable (Store, LogSignal) async throws -> T
+) async throws -> T {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try Store(path: directory + "/data")
@@ -87,19 +90,43 @@ func throughput(_ count: Int, sink: any Sink) async throws -> (delivered: Double
         retention: nil,
         logger: quiet
     )
-    let (elapsed, appending) = try await whileRunning(service) {
+    let result = try await whileRunning(service) { try await body(store, signal) }
+    await store.close()
+    return result
+}
+
+/// Appends and delivers `count` events through `sink`; returns events per second from the first append to the
+/// cursor reaching the last one, and the append rate alone (the log side's ceiling in this run).
+func throughput(_ count: Int, sink: any Sink) async throws -> (delivered: Double, appended: Double) {
+    let (elapsed, appending) = try await withDelivery(to: sink) { store, signal in
         let start = ContinuousClock.now
         try await append(store, signal, 1...count)
         let appended = ContinuousClock.now
         try await waitForCursor(store, sink.id, UInt64(count))
         return (ContinuousClock.now - start, appended - start)
     }
-    await store.close()
     return (Double(count) / seconds(elapsed), Double(count) / seconds(appending))
+}
+
+/// Prints one throughput line of the report.
+func report(_ label: String, _ rate: (delivered: Double, appended: Double), events: Int) {
+    let figures = String(
+        format: "%8.0f events/s  (%d events; appends alone %.0f/s)",
+        rate.delivered,
+        events,
+        rate.appended
+    )
+    print("\(label) \(figures)")
 }
 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// The webhook sink `id` posting to `url`, signed with a fixed secret.
+func webhookSink(id: String, url: String, http: HTTPTransport) -> WebhookSink {
+    let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+    return WebhookSink(id: id, options: options, http: http, logger: quiet)
 }
 
 /// Counts webhook requests and stamps the arrival of each `webhook-id`.
@@ -142,23 +169,10 @@ func withReceiver<T: Sendable>(_ body: @Sendable (Receiver, String) async throws
 }
 
 /// Appends one event per commit at `rate` per second for `seconds`; returns append-to-arrival latencies in ms.
-func latencies(seconds: Int, rate: Int, http: HTTPTransport) async throws -> [Double] {
+func latencies(seconds length: Int, rate: Int, http: HTTPTransport) async throws -> [Double] {
     try await withReceiver { receiver, url in
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try Store(path: directory + "/data")
-        let signal = LogSignal()
-        let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
-        let sink = WebhookSink(id: "hook", options: options, http: http, logger: quiet)
-        let service = DeliveryService(
-            store: store,
-            signal: signal,
-            routes: [.init(sink: sink)],
-            retention: nil,
-            logger: quiet
-        )
-        let count = seconds * rate
-        let appended = try await whileRunning(service) {
+        let count = length * rate
+        let appended = try await withDelivery(to: webhookSink(id: "hook", url: url, http: http)) { store, signal in
             var appended: [ContinuousClock.Instant] = []
             let start = ContinuousClock.now
             for n in 1...count {
@@ -172,12 +186,9 @@ func latencies(seconds: Int, rate: Int, http: HTTPTransport) async throws -> [Do
             try await waitForCursor(store, "hook", UInt64(count))
             return appended
         }
-        await store.close()
         let arrivals = receiver.arrivals.withLock { $0 }
         return appended.enumerated().compactMap { index, sent in
-            arrivals["evt_\(index + 1)"].map { sent.duration(to: $0) }.map {
-                Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
-            }
+            arrivals["evt_\(index + 1)"].map { seconds(sent.duration(to: $0)) * 1000 }
         }
     }
 }
@@ -195,43 +206,22 @@ do {
     let fileSink = try FileSink(id: "file", options: .init(path: fileDirectory + "/events.jsonl"))
     let fileRate = try await throughput(fileEvents, sink: fileSink)
     try? FileManager.default.removeItem(atPath: fileDirectory)
-    print(
-        String(
-            format: "file sink (fsync always):  %8.0f events/s  (%d events; appends alone %.0f/s)",
-            fileRate.delivered,
-            fileEvents,
-            fileRate.appended
-        )
-    )
+    report("file sink (fsync always): ", fileRate, events: fileEvents)
 
     let webhookRate = try await withReceiver { _, url in
-        let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
-        return try await throughput(
-            webhookEvents,
-            sink: WebhookSink(id: "hook", options: options, http: http, logger: quiet)
-        )
+        try await throughput(webhookEvents, sink: webhookSink(id: "hook", url: url, http: http))
     }
-    print(
-        String(
-            format: "webhook (one receiver):    %8.0f events/s  (%d events; appends alone %.0f/s)",
-            webhookRate.delivered,
-            webhookEvents,
-            webhookRate.appended
-        )
-    )
+    report("webhook (one receiver):   ", webhookRate, events: webhookEvents)
 
     // The transport's own ceiling: the same signed POSTs in a plain loop, no log, no worker, no commits.
     let rawRate = try await withReceiver { _, url in
-        let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
-        let sink = WebhookSink(id: "raw", options: options, http: http, logger: quiet)
+        let sink = webhookSink(id: "raw", url: url, http: http)
         let events = (1...webhookEvents).map {
             SinkEvent(seq: UInt64($0), id: "evt_\($0)", type: "address.tx.confirmed", body: envelope($0))
         }
         let start = ContinuousClock.now
         for event in events { _ = await sink.deliver([event]) }
-        let elapsed = ContinuousClock.now - start
-        return Double(webhookEvents)
-            / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Double(webhookEvents) / seconds(ContinuousClock.now - start)
     }
     print(String(format: "  (same POSTs in a bare loop: %.0f/s)", rawRate))
 

@@ -8,16 +8,9 @@ import WatcherTesting
 /// through the real transport and the whole adapter.
 @Suite("Blockbook fixtures")
 struct BlockbookFixtureTests {
-    /// Runs `body` with an adapter whose instance is a loopback server answering `answers`.
-    @discardableResult
-    func withBlockbook<T>(
-        _ answers: [String: FixtureServer.Answer],
-        _ body: (BlockbookProvider) async throws -> T
-    ) async throws -> T {
-        try await FixtureServer.with(answers) { server in
-            // The trailing slash is trimmed by the adapter.
-            try await body(BlockbookProvider(id: "bb", baseURL: server.baseURL + "/", http: server.http))
-        }
+    /// The adapter under test, its instance the loopback server (the trailing slash is trimmed by the adapter).
+    static func blockbook(_ server: FixtureServer) -> BlockbookProvider {
+        BlockbookProvider(id: "bb", baseURL: server.baseURL + "/", http: server.http)
     }
 
     @Test func statusGivesHealthAndTipFromTheBlockIndex() async throws {
@@ -25,7 +18,7 @@ struct BlockbookFixtureTests {
             "/api/": try Fixture.answer("blockbook/status.json"),
             "/api/v2/block-index/860730": try Fixture.answer("blockbook/block-index.json"),
         ]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let health = try await bb.health()
             #expect(health == ProviderHealth(isHealthy: true, bestHeight: 860_730))
             let tip = try await bb.tip()
@@ -48,7 +41,7 @@ struct BlockbookFixtureTests {
         let answers = [
             "/api/": try Fixture.edited("blockbook/status.json") { $0.replacingOccurrences(of: from, with: to) }
         ]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let health = try await bb.health()
             #expect(!health.isHealthy)
             #expect(health.reason?.contains(reason) == true, "\(String(describing: health.reason))")
@@ -60,7 +53,7 @@ struct BlockbookFixtureTests {
 
     @Test func fakeChainBlockWithEmptyHeaderFields() async throws {
         let answers = ["/api/v2/block/225493": try Fixture.answer("blockbook/block-225493-page1.json")]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let header = try await bb.block(.height(225_493))
             #expect(header.hash == "0000000076fbbed90fd75b0e18856aa35baa984e9c9d444cf746ad85e94e2997")
             #expect(header.time == Date(timeIntervalSince1970: 1_521_515_026))
@@ -78,7 +71,7 @@ struct BlockbookFixtureTests {
     @Test func dogecoinBlockWithCoinbaseInputWithoutAddress() async throws {
         let hash = "760f8ed32894ccce9c1ea11c8a019cadaa82bcb434b25c30102dd7e43f326217"
         let answers = ["/api/v2/block/\(hash)": try Fixture.answer("blockbook/block-2648059-page1.json")]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let header = try await bb.block(.hash(hash))
             #expect(header.height == 2_648_059 && header.nonce == 0 && header.txCount == 2)
             #expect(header.merkleRoot == "6783f6083788c4f69b8af23bd2e4a194cf36ac34d590dfd97e510fe7aebc72c8")
@@ -91,16 +84,19 @@ struct BlockbookFixtureTests {
 
     @Test func blockMismatchIsInvalid() async throws {
         let answers = ["/api/v2/block/225494": try Fixture.answer("blockbook/block-225493-page1.json")]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             await #expect(throws: ProviderError.self) { _ = try await bb.block(.height(225_494)) }
         }
     }
 
     @Test func addressSummaries() async throws {
+        /// The summary of `address` decoded from `fixture`.
+        func summary(_ address: String, _ fixture: String) async throws -> AddressSummary {
+            let answers = ["/api/v2/address/\(address)": try Fixture.answer(fixture)]
+            return try await FixtureServer.with(answers, adapter: Self.blockbook) { try await $0.address(address) }
+        }
         let testchain = "mv9uLThosiEnGRbVPS7Vhyw6VssbVRsiAw"
-        let basic = try await withBlockbook([
-            "/api/v2/address/\(testchain)": try Fixture.answer("blockbook/address-basic.json")
-        ]) { try await $0.address(testchain) }
+        let basic = try await summary(testchain, "blockbook/address-basic.json")
         // details=basic omits the unconfirmed balance: unknown, not zero.
         #expect(
             basic
@@ -115,20 +111,16 @@ struct BlockbookFixtureTests {
                 )
         )
         let bech32 = "bc1q0wd209cv5k9pd9mhk7nspacywcj038xxdhnt5u"
-        let summary = try await withBlockbook([
-            "/api/v2/address/\(bech32)": try Fixture.answer("blockbook/address-txids.json")
-        ]) { try await $0.address(bech32) }
-        #expect(summary.balanceSat == 4_225_100 && summary.unconfirmedBalanceSat == 0 && summary.txCount == 2)
-        let other = try await withBlockbook([
-            "/api/v2/address/\(testchain)": try Fixture.answer("blockbook/address-txids-testchain.json")
-        ]) { try await $0.address(testchain) }
+        let txids = try await summary(bech32, "blockbook/address-txids.json")
+        #expect(txids.balanceSat == 4_225_100 && txids.unconfirmedBalanceSat == 0 && txids.txCount == 2)
+        let other = try await summary(testchain, "blockbook/address-txids-testchain.json")
         #expect(other.totalSentSat == 1_234_567_890_123 && other.unconfirmedTxCount == 0)
     }
 
     @Test func historyWithNetEffects() async throws {
         let address = "mv9uLThosiEnGRbVPS7Vhyw6VssbVRsiAw"
         let answers = ["/api/v2/address/\(address)": try Fixture.answer("blockbook/address-txs.json")]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let history = try await bb.addressTransactions(address, limit: 10, after: nil)
             #expect(history.map(\.deltaSat) == [-1_234_567_890_123, 1_234_567_890_123])
             #expect(history.map(\.blockHeight) == [225_494, 225_493])
@@ -140,7 +132,7 @@ struct BlockbookFixtureTests {
     @Test func litecoinHistorySumsToTheBalance() async throws {
         let address = "ltc1qpm594ntjq6ayqjngf6t9td2dxtey9d7985eept"
         let answers = ["/api/v2/address/\(address)": try Fixture.answer("blockbook/address-txs-ltc-mainnet.json")]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let history = try await bb.addressTransactions(address, limit: 100, after: nil)
             #expect(history.count == 19)
             #expect(history.reduce(Int64(0)) { $0 + $1.deltaSat } == 1_688_078)
@@ -157,7 +149,7 @@ struct BlockbookFixtureTests {
             "/api/v2/tx/\(mempool)": try Fixture.answer("blockbook/tx-unconfirmed.json"),
             "/api/v2/tx/\(testchain)": try Fixture.answer("blockbook/tx-testchain.json"),
         ]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             let tx = try await bb.transaction(confirmed)
             #expect(tx.blockHeight == 860_730 && tx.feeSat == 43_200 && tx.confirmations(tipHeight: 860_735) == 6)
             #expect(
@@ -175,7 +167,8 @@ struct BlockbookFixtureTests {
     }
 
     @Test func tickersAsQuotes() async throws {
-        let quotes = try await withBlockbook(["/api/v2/tickers/": try Fixture.answer("blockbook/tickers.json")]) {
+        let tickers = ["/api/v2/tickers/": try Fixture.answer("blockbook/tickers.json")]
+        let quotes = try await FixtureServer.with(tickers, adapter: Self.blockbook) {
             try await $0.quotes(for: ["usd", "GBP", "EUR"])
         }
         let time = Date(timeIntervalSince1970: 1_574_380_800)
@@ -185,7 +178,8 @@ struct BlockbookFixtureTests {
                 PriceQuote(currency: "EUR", price: Decimal(71_341) / 10, time: time, provider: "bb"),
             ]
         )
-        let one = try await withBlockbook(["/api/v2/tickers/": try Fixture.answer("blockbook/tickers-usd.json")]) {
+        let usdOnly = ["/api/v2/tickers/": try Fixture.answer("blockbook/tickers-usd.json")]
+        let one = try await FixtureServer.with(usdOnly, adapter: Self.blockbook) {
             try await $0.quotes(for: ["USD", "EUR"])
         }
         #expect(one.map(\.currency) == ["USD"])
@@ -204,7 +198,7 @@ struct BlockbookFixtureTests {
             ),
             "/api/v2/address/bc1qstatus": try Fixture.answer("blockbook/status.json"),
         ]
-        try await withBlockbook(answers) { bb in
+        try await FixtureServer.with(answers, adapter: Self.blockbook) { bb in
             await #expect(throws: ProviderError.notFound(provider: "bb", what: "transaction \(txid)")) {
                 _ = try await bb.transaction(txid)
             }

@@ -12,38 +12,28 @@ import WatcherTesting
 struct PriceFixtureTests {
     static let updated = Date(timeIntervalSince1970: 1_633_002_480)  // 2021-09-30T11:48:00Z
 
-    /// Runs `body` with a CoinDesk adapter whose feed is a loopback server answering `answers`.
-    @discardableResult
-    func withCoinDesk<T>(
-        _ answers: [String: FixtureServer.Answer],
-        _ body: (CoinDeskProvider) async throws -> T
-    ) async throws -> T {
-        try await FixtureServer.with(answers) { server in
-            try await body(CoinDeskProvider(id: "cd", baseURL: server.baseURL, http: server.http))
-        }
+    /// A CoinDesk adapter, its feed the loopback server.
+    static func coinDesk(_ server: FixtureServer) -> CoinDeskProvider {
+        CoinDeskProvider(id: "cd", baseURL: server.baseURL, http: server.http)
     }
 
-    /// Runs `body` with a json-price adapter on `preset`, its host a loopback server answering `answers`.
-    @discardableResult
-    func withFeed<T>(
-        _ preset: JSONPricePreset,
-        _ answers: [String: FixtureServer.Answer],
-        _ body: (JSONPriceProvider) async throws -> T
-    ) async throws -> T {
-        try await FixtureServer.with(answers) { server in
-            let provider = JSONPriceProvider(
+    /// A json-price adapter on `preset` quoting USD, its host the loopback server.
+    static func feed(_ preset: JSONPricePreset) -> (FixtureServer) -> JSONPriceProvider {
+        { server in
+            JSONPriceProvider(
                 id: preset.rawValue,
                 feed: JSONPriceFeed(preset: preset).served(at: server.baseURL),
                 currencies: ["USD"],
                 http: server.http
             )
-            return try await body(provider)
         }
     }
 
     @Test func coinDeskCurrentPriceExactDecimals() async throws {
         let answers = ["/v1/bpi/currentprice.json": try Fixture.answer("price/coindesk_currentprice_2021-09-30.json")]
-        let quotes = try await withCoinDesk(answers) { try await $0.quotes(for: ["USD", "GBP", "EUR"]) }
+        let quotes = try await FixtureServer.with(answers, adapter: Self.coinDesk) {
+            try await $0.quotes(for: ["USD", "GBP", "EUR"])
+        }
         #expect(quotes.map(\.currency) == ["USD", "GBP", "EUR"])
         #expect(
             quotes.map(\.price) == [
@@ -69,7 +59,9 @@ struct PriceFixtureTests {
             }
             return text
         }
-        let quotes = try await withCoinDesk(["/v1/bpi/currentprice.json": body]) { try await $0.quotes(for: ["USD"]) }
+        let quotes = try await FixtureServer.with(["/v1/bpi/currentprice.json": body], adapter: Self.coinDesk) {
+            try await $0.quotes(for: ["USD"])
+        }
         let quote = try #require(quotes.first)
         #expect(quote.price == Decimal(429_709_319) / 10_000)
         #expect(quote.time == Self.updated)
@@ -83,19 +75,26 @@ struct PriceFixtureTests {
                 status: 404
             ),
         ]
-        let quotes = try await withCoinDesk(answers) { try await $0.quotes(for: ["usd", "XYZ"]) }
+        let quotes = try await FixtureServer.with(answers, adapter: Self.coinDesk) {
+            try await $0.quotes(for: ["usd", "XYZ"])
+        }
         #expect(quotes.map(\.currency) == ["USD"])
     }
 
     @Test func coinDeskOtherShapesAreInvalid() async throws {
-        try await withCoinDesk(["/v1/bpi/currentprice.json": .text(#"[{"currency":"AUD"}]"#, status: 200)]) { cd in
+        try await FixtureServer.with(
+            ["/v1/bpi/currentprice.json": .text(#"[{"currency":"AUD"}]"#, status: 200)],
+            adapter: Self.coinDesk
+        ) { cd in
             await #expect(throws: ProviderError.self) { _ = try await cd.quotes(for: ["USD"]) }
         }
     }
 
     @Test func coinbaseSpotPreset() async throws {
         let answers = ["/v2/prices/BTC-USD/spot": try Fixture.answer("price/coinbase_v2_prices_btc_usd_spot.json")]
-        let quotes = try await withFeed(.coinbase, answers) { try await $0.quotes(for: ["USD"]) }
+        let quotes = try await FixtureServer.with(answers, adapter: Self.feed(.coinbase)) {
+            try await $0.quotes(for: ["USD"])
+        }
         let quote = try #require(quotes.first)
         #expect(quote.price == Decimal(4_869_123) / 100 && quote.currency == "USD" && quote.provider == "coinbase")
     }
@@ -105,7 +104,7 @@ struct PriceFixtureTests {
             "/0/public/Ticker?pair=XBTUSD": try Fixture.answer("price/kraken_ticker_xbtusd_docs.json"),
             "/0/public/Ticker?pair=XBTXYZ": .text(#"{"error":["EQuery:Unknown asset pair"]}"#, status: 200),
         ]
-        try await withFeed(.kraken, answers) { kraken in
+        try await FixtureServer.with(answers, adapter: Self.feed(.kraken)) { kraken in
             let usd = try await kraken.quotes(for: ["USD"])
             #expect(usd.first?.price == Decimal(303_032) / 10)
             await #expect(
@@ -120,14 +119,16 @@ struct PriceFixtureTests {
         let path = "/api/v3/simple/price?ids=bitcoin&vs_currencies=usd&include_last_updated_at=true"
         let eurPath = path.replacingOccurrences(of: "=usd", with: "=eur")
         let body = try Fixture.answer("price/coingecko_simple_price_3ids_usd_eur.json")
-        let quotes = try await withFeed(.coingecko, [path: body, eurPath: body]) {
+        let quotes = try await FixtureServer.with([path: body, eurPath: body], adapter: Self.feed(.coingecko)) {
             try await $0.quotes(for: ["USD", "EUR"])
         }
         #expect(quotes.map(\.price) == [Decimal(345_939) / 100, Decimal(301_933) / 100])
         let stamped = try Fixture.edited("price/coingecko_simple_price_3ids_usd_eur.json") {
             $0.replacingOccurrences(of: #""eur": 3019.33}"#, with: #""eur": 3019.33, "last_updated_at": 1549071865}"#)
         }
-        let stampedQuotes = try await withFeed(.coingecko, [path: stamped]) { try await $0.quotes(for: ["USD"]) }
+        let stampedQuotes = try await FixtureServer.with([path: stamped], adapter: Self.feed(.coingecko)) {
+            try await $0.quotes(for: ["USD"])
+        }
         let dated = try #require(stampedQuotes.first)
         #expect(dated.time == Date(timeIntervalSince1970: 1_549_071_865))
     }
@@ -162,7 +163,7 @@ struct PriceFixtureTests {
                 status: 429
             ),
         ]
-        try await withFeed(.coinbase, answers) { coinbase in
+        try await FixtureServer.with(answers, adapter: Self.feed(.coinbase)) { coinbase in
             await #expect(
                 throws: ProviderError.invalidResponse(provider: "coinbase", detail: "no price at data.amount")
             ) {

@@ -12,6 +12,17 @@ struct AddressScanTests {
         AddressReducer.Context(chain: "btc", entry: entry, now: Date(timeIntervalSince1970: 1_800_000_000))
     }
 
+    /// Scans block 101 holding one payment of 7,000 sat to the address, with the tip at `tipHeight`.
+    func scanPayment(_ state: AddressState, tipHeight: Int = 101) -> (AddressState, [NewEvent]) {
+        AddressReducer.scanned(
+            state,
+            [.init(txid: "pay", deltaSat: 7_000)],
+            block: BlockRef(height: 101, hash: "b101"),
+            tipHeight: tipHeight,
+            context: context
+        )
+    }
+
     @Test func aBlockMatchesEveryFollowedAddressItTouches() {
         let txs = [
             ChainTransaction(
@@ -43,25 +54,11 @@ struct AddressScanTests {
     }
 
     @Test func aScannedPaymentIsAnnouncedWithoutAnyBaseline() {
-        let empty = AddressState(chain: "btc", address: "bc1qaddr")
-        let block = BlockRef(height: 101, hash: "b101")
-        let (state, events) = AddressReducer.scanned(
-            empty,
-            [.init(txid: "pay", deltaSat: 7_000)],
-            block: block,
-            tipHeight: 101,
-            context: context
-        )
+        let (state, events) = scanPayment(AddressState(chain: "btc", address: "bc1qaddr"))
         #expect(events.map(\.type) == ["address.tx.confirmed", "address.tx.confirmations"])
         #expect(state.since == 101 && state.summary == nil)
         // The same block scanned again (a retried round) announces nothing.
-        let (_, again) = AddressReducer.scanned(
-            state,
-            [.init(txid: "pay", deltaSat: 7_000)],
-            block: block,
-            tipHeight: 101,
-            context: context
-        )
+        let (_, again) = scanPayment(state)
         #expect(again.isEmpty)
     }
 
@@ -77,13 +74,7 @@ struct AddressScanTests {
             unconfirmedTxCount: 1
         )
         state.txs["pay"] = .init(txid: "pay", blockHeight: nil, blockHash: nil, deltaSat: 7_000)
-        let (next, events) = AddressReducer.scanned(
-            state,
-            [.init(txid: "pay", deltaSat: 7_000)],
-            block: BlockRef(height: 101, hash: "b101"),
-            tipHeight: 102,
-            context: context
-        )
+        let (next, events) = scanPayment(state, tipHeight: 102)
         #expect(next.summary?.balanceSat == 8_000 && next.summary?.unconfirmedBalanceSat == 0)
         #expect(next.summary?.txCount == 2 && next.summary?.unconfirmedTxCount == 0)
         #expect(events.map(\.type) == ["address.tx.confirmed", "address.tx.confirmations", "address.balance.changed"])

@@ -11,49 +11,30 @@ import WatcherTesting
 struct TrimmingTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func planKeepsWhatTheSlowestSinkHasNotPassed() {
-        let plan = TrimPlan.plan(
-            first: 1,
-            last: 10,
-            cursors: [3, 7],
-            marks: [],
-            now: Self.t0,
-            retention: nil,
-            keep: 0
-        )
-        #expect(plan.before == 4)
-        #expect(!plan.byAge)
-        #expect(plan.mark == AppendMark(seq: 10, time: Self.t0))
-        let kept = TrimPlan.plan(
-            first: 1,
-            last: 10,
-            cursors: [10, 10],
-            marks: [],
-            now: Self.t0,
-            retention: nil,
-            keep: 4
-        )
-        #expect(kept.before == 7)
-        let newSink = TrimPlan.plan(
-            first: 1,
-            last: 10,
-            cursors: [10, 0],
-            marks: [],
-            now: Self.t0,
-            retention: nil,
-            keep: 0
-        )
-        #expect(newSink.before == nil)
-        let noSinks = TrimPlan.plan(
-            first: 1,
-            last: 10,
-            cursors: [],
-            marks: [],
-            now: Self.t0,
-            retention: nil,
-            keep: 0
-        )
-        #expect(noSinks.before == nil)
+    /// Plans a pass over a log holding 1…`last`; by default by cursors alone (no marks, no retention, nothing kept).
+    static func plan(
+        last: UInt64 = 10,
+        cursors: [UInt64],
+        marks: [AppendMark] = [],
+        now: Date = t0,
+        retention: Duration? = nil,
+        keep: Int = 0
+    ) -> TrimPlan {
+        TrimPlan.plan(first: 1, last: last, cursors: cursors, marks: marks, now: now, retention: retention, keep: keep)
+    }
+
+    /// (the configured sinks' cursors, entries kept anyway, the expected `before`) over a log of 1…10.
+    @Test(
+        arguments: [
+            ([3, 7], 0, 4),  // the slowest sink passed 3
+            ([10, 10], 4, 7),  // every sink passed 10; the newest 4 stay
+            ([10, 0], 0, nil),  // a new sink has passed nothing
+            ([], 0, nil),  // no sinks: nothing is surely delivered
+        ] as [([UInt64], Int, UInt64?)]
+    )
+    func planKeepsWhatTheSlowestSinkHasNotPassed(cursors: [UInt64], keep: Int, before: UInt64?) {
+        let plan = Self.plan(cursors: cursors, keep: keep)
+        #expect(plan == TrimPlan(before: before, byAge: false, mark: AppendMark(seq: 10, time: Self.t0)))
     }
 
     @Test func planTrimsByAgeOnlyWhatIsSurelyOlder() {
@@ -62,27 +43,11 @@ struct TrimmingTests {
             AppendMark(seq: 8, time: Self.t0.addingTimeInterval(3600)),
         ]
         let now = Self.t0.addingTimeInterval(2 * 3600)
-        let plan = TrimPlan.plan(
-            first: 1,
-            last: 9,
-            cursors: [0],
-            marks: marks,
-            now: now,
-            retention: .seconds(5400),
-            keep: 0
-        )
+        let plan = Self.plan(last: 9, cursors: [0], marks: marks, now: now, retention: .seconds(5400))
         #expect(plan.before == 4)
         #expect(plan.byAge)
         #expect(plan.mark == AppendMark(seq: 9, time: now))
-        let young = TrimPlan.plan(
-            first: 1,
-            last: 8,
-            cursors: [0],
-            marks: marks,
-            now: now,
-            retention: .seconds(3 * 3600),
-            keep: 0
-        )
+        let young = Self.plan(last: 8, cursors: [0], marks: marks, now: now, retention: .seconds(3 * 3600))
         #expect(young.before == nil)
         #expect(young.mark == nil)
     }

@@ -39,12 +39,10 @@ struct WebhookDeliveryTests {
     @Test func deliversInOrderBehindAFailingReceiverWithSignedRequests() async throws {
         let clock = ManualClock()
         let failures = Counter()
-        try await withWebhookSetup(clock: clock, [{ _, _ in failures.next() < 3 ? Reply(status: 500) : .ok }]) {
-            store,
-            http,
-            receivers in
-            let receiver = receivers[0]
-            let sink = webhookSink(hookOptions(receiver.url), http)
+        try await withOneWebhook(
+            clock: clock,
+            answering: { _, _ in failures.next() < 3 ? Reply(status: 500) : .ok }
+        ) { store, receiver, sink, _ in
             try await Events.append(store, 1...5)
             let counts = TestMetrics()
             let service = Self.service(store, [sink], clock: clock, counts: counts)
@@ -120,17 +118,11 @@ struct WebhookDeliveryTests {
     @Test func honoursRetryAfter() async throws {
         let clock = ManualClock()
         let requests = Counter()
-        try await withWebhookSetup(
+        try await withOneWebhook(
             clock: clock,
-            [{ _, _ in requests.next() == 0 ? Reply(status: 429, retryAfter: "7") : .ok }]
-        ) { store, http, receivers in
-            let receiver = receivers[0]
-            let options = hookOptions(
-                receiver.url,
-                initialBackoff: .milliseconds(1),
-                maxBackoff: .milliseconds(1)
-            )
-            let sink = webhookSink(options, http)
+            options: { hookOptions($0, initialBackoff: .milliseconds(1), maxBackoff: .milliseconds(1)) },
+            answering: { _, _ in requests.next() == 0 ? Reply(status: 429, retryAfter: "7") : .ok }
+        ) { store, receiver, sink, _ in
             try await Events.append(store, 1...2)
             try await whileRunning(Self.service(store, [sink], clock: clock)) {
                 try await eventually(timeout: .seconds(15), "both delivered") {
@@ -146,9 +138,7 @@ struct WebhookDeliveryTests {
     }
 
     @Test func goneDisablesPersistentlyAndReplayReenables() async throws {
-        try await withWebhookSetup([{ _, _ in Reply(status: 410) }]) { store, http, receivers in
-            let receiver = receivers[0]
-            let sink = webhookSink(hookOptions(receiver.url), http)
+        try await withOneWebhook(answering: { _, _ in Reply(status: 410) }) { store, receiver, sink, _ in
             let signal = LogSignal()
             try await Events.append(store, 1...3)
             let first = Self.service(store, [sink], signal: signal)
@@ -209,12 +199,11 @@ struct WebhookDeliveryTests {
 
     @Test func deadLettersAfterMaxAttemptsThenReplays() async throws {
         let clock = ManualClock()
-        try await withWebhookSetup(
+        try await withOneWebhook(
             clock: clock,
-            [{ request, _ in request.webhookID == "evt_2" ? Reply(status: 500) : .ok }]
-        ) { store, http, receivers in
-            let receiver = receivers[0]
-            let sink = webhookSink(hookOptions(receiver.url, maxAttempts: 3), http)
+            options: { hookOptions($0, maxAttempts: 3) },
+            answering: { request, _ in request.webhookID == "evt_2" ? Reply(status: 500) : .ok }
+        ) { store, receiver, sink, _ in
             try await Events.append(store, 1...4)
             let counts = TestMetrics()
             let service = Self.service(store, [sink], clock: clock, counts: counts)
@@ -244,16 +233,19 @@ struct WebhookDeliveryTests {
 
     @Test func deadLettersAfterMaxAge() async throws {
         let clock = ManualClock()
-        try await withWebhookSetup(clock: clock, [{ _, _ in Reply(status: 503) }]) { store, http, receivers in
-            let receiver = receivers[0]
-            let options = hookOptions(
-                receiver.url,
-                maxAttempts: 1000,
-                maxAge: .seconds(30),
-                initialBackoff: .seconds(2),
-                maxBackoff: .seconds(8)
-            )
-            let sink = webhookSink(options, http)
+        try await withOneWebhook(
+            clock: clock,
+            options: {
+                hookOptions(
+                    $0,
+                    maxAttempts: 1000,
+                    maxAge: .seconds(30),
+                    initialBackoff: .seconds(2),
+                    maxBackoff: .seconds(8)
+                )
+            },
+            answering: { _, _ in Reply(status: 503) }
+        ) { store, receiver, sink, _ in
             try await Events.append(store, 1...1)
             try await whileRunning(Self.service(store, [sink], clock: clock)) {
                 try await eventually(timeout: .seconds(15), "the dead letter") {

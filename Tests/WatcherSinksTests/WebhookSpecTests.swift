@@ -35,12 +35,10 @@ struct WebhookSpecTests {
 
     @Test func aBadRequestIsADeadLetterAfterOneAttempt() async throws {
         let clock = ManualClock()
-        try await withWebhookSetup(
+        try await withOneWebhook(
             clock: clock,
-            [{ request, _ in request.webhookID == "evt_2" ? Reply(status: 400, body: "bad\nschema") : .ok }]
-        ) { store, http, receivers in
-            let receiver = receivers[0]
-            let sink = webhookSink(hookOptions(receiver.url), http)
+            answering: { request, _ in request.webhookID == "evt_2" ? Reply(status: 400, body: "bad\nschema") : .ok }
+        ) { store, receiver, sink, _ in
             try await Events.append(store, 1...3)
             try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: clock)) {
                 try await eventually(timeout: .seconds(15), "past the dead letter") { try cursor(store, "hook") == 3 }
@@ -55,12 +53,10 @@ struct WebhookSpecTests {
 
     @Test func retriedStatusesAreRetriedAndConfigurable() async throws {
         let clock = ManualClock()
-        try await withWebhookSetup(clock: clock, [{ _, previous in previous < 2 ? Reply(status: 409) : .ok }]) {
-            store,
-            http,
-            receivers in
-            let receiver = receivers[0]
-            let sink = webhookSink(hookOptions(receiver.url), http)
+        try await withOneWebhook(
+            clock: clock,
+            answering: { _, previous in previous < 2 ? Reply(status: 409) : .ok }
+        ) { store, receiver, sink, http in
             try await Events.append(store, 1...1)
             try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: clock)) {
                 try await eventually(timeout: .seconds(15), "delivered") { try cursor(store, "hook") == 1 }
