@@ -1,6 +1,7 @@
 import Foundation
 import WatcherApp
 import WatcherCore
+import WatcherPlugins
 
 /// The `watcher.json` of a watcher run end to end against a simnet: Blockbook as `bb` with a `tip` blocks watch and a
 /// `wallet` address watch, CoinDesk as `cd` with a price watch a currency (when there are any), and the events in the
