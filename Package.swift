@@ -285,9 +285,16 @@ let package = Package(
             path: "Benchmarks/StorageBenchmark",
             swiftSettings: swiftSettings
         ),
+        // What the delivery benchmarks share: the event they append and a scratch directory.
+        .target(
+            name: "BenchmarkSupport",
+            path: "Benchmarks/Support",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "watcher-delivery-bench",
             dependencies: [
+                "BenchmarkSupport",
                 "WatcherSinks",
                 "WatcherDelivery",
                 "WatcherStorage",
@@ -303,6 +310,7 @@ let package = Package(
         .executableTarget(
             name: "watcher-postgres-bench",
             dependencies: [
+                "BenchmarkSupport",
                 "WatcherPostgres",
                 "WatcherSinks",
                 "WatcherDelivery",

@@ -5,6 +5,7 @@
 //
 // Defaults: 100000 20000 20 100. Appends are durable LMDB commits of 100 events (one per event in the latency run).
 
+import BenchmarkSupport
 import Foundation
 import Hummingbird
 import Logging
@@ -24,24 +25,6 @@ let rate = arguments.count > 3 ? arguments[3] : 100
 let perCommit = 100
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
-/// A CloudEvents envelope of about 400 bytes, like an `address.tx.confirmed`.
-func envelope(_ n: Int) -> [UInt8] {
-    let txid = String(repeating: String(format: "%08x", n), count: 8)
-    return Array(
-        (#"{"data":{"address":"bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq","balanceSat":2150000,"blockHeight":871234,"#
-            + #""chain":"btc","confirmations":1,"deltaBtc":"0.00150000","deltaSat":150000,"label":"Savings","#
-            + #""txid":"\#(txid)"},"datacontenttype":"application/json","id":"evt_\#(n)","#
-            + #""source":"watcher/savings","specversion":"1.0","subject":"bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq","#
-            + #""time":"2026-11-21T10:00:00Z","type":"address.tx.confirmed"}"#).utf8
-    )
-}
-
-func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "watcher-delivery-bench-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 /// Appends `range` in durable commits of `perCommit`, waking the workers after each.
 func append(_ store: Store, _ signal: LogSignal, _ range: ClosedRange<Int>) async throws {
     var start = range.lowerBound
@@ -49,7 +32,9 @@ func append(_ store: Store, _ signal: LogSignal, _ range: ClosedRange<Int>) asyn
         let end = min(start + perCommit - 1, range.upperBound)
         let batch = start...end
         _ = try await store.write { txn in
-            for n in batch { _ = try txn.appendEvent(id: "evt_\(n)", type: "address.tx.confirmed", body: envelope(n)) }
+            for n in batch {
+                _ = try txn.appendEvent(id: "evt_\(n)", type: BenchmarkEvents.type, body: BenchmarkEvents.envelope(n))
+            }
         }
         signal.notify()
         start = end + 1
@@ -79,7 +64,7 @@ func withDelivery<T: Sendable>(
     to sink: any Sink,
     _ body: @Sendable (Store, LogSignal) async throws -> T
 ) async throws -> T {
-    let directory = try temporaryDirectory()
+    let directory = try BenchmarkEvents.temporaryDirectory("watcher-delivery-bench")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try Store(path: directory + "/data")
     let signal = LogSignal()
@@ -179,7 +164,7 @@ func latencies(seconds length: Int, rate: Int, http: HTTPTransport) async throws
                 try await ContinuousClock().sleep(until: start + .seconds(Double(n - 1) / Double(rate)))
                 appended.append(.now)
                 _ = try await store.write {
-                    try $0.appendEvent(id: "evt_\(n)", type: "address.tx.confirmed", body: envelope(n))
+                    try $0.appendEvent(id: "evt_\(n)", type: BenchmarkEvents.type, body: BenchmarkEvents.envelope(n))
                 }
                 signal.notify()
             }
@@ -202,7 +187,7 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 let httpService = HTTPClientService(logger: quiet)
 let http = HTTPTransport(client: httpService.client, userAgent: "watcher-delivery-bench")
 do {
-    let fileDirectory = try temporaryDirectory()
+    let fileDirectory = try BenchmarkEvents.temporaryDirectory("watcher-delivery-bench")
     let fileSink = try FileSink(id: "file", options: .init(path: fileDirectory + "/events.jsonl"))
     let fileRate = try await throughput(fileEvents, sink: fileSink)
     try? FileManager.default.removeItem(atPath: fileDirectory)
@@ -217,7 +202,7 @@ do {
     let rawRate = try await withReceiver { _, url in
         let sink = webhookSink(id: "raw", url: url, http: http)
         let events = (1...webhookEvents).map {
-            SinkEvent(seq: UInt64($0), id: "evt_\($0)", type: "address.tx.confirmed", body: envelope($0))
+            SinkEvent(seq: UInt64($0), id: "evt_\($0)", type: BenchmarkEvents.type, body: BenchmarkEvents.envelope($0))
         }
         let start = ContinuousClock.now
         for event in events { _ = await sink.deliver([event]) }

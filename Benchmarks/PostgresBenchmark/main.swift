@@ -6,6 +6,7 @@
 //
 // Defaults: 20000 events, batch sizes 1 100 1000. Each batch size writes a fresh table `bench_<size>`.
 
+import BenchmarkSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -30,28 +31,19 @@ struct Bench {
     let eventCount: Int
     let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// A CloudEvents envelope of about 400 bytes, like an `address.tx.confirmed`.
-    static func envelope(_ n: Int) -> [UInt8] {
-        let txid = String(repeating: String(format: "%08x", n), count: 8)
-        return Array(
-            (#"{"data":{"address":"bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq","balanceSat":2150000,"blockHeight":871234,"#
-                + #""chain":"btc","confirmations":1,"deltaBtc":"0.00150000","deltaSat":150000,"label":"Savings","#
-                + #""txid":"\#(txid)"},"datacontenttype":"application/json","id":"evt_\#(n)","#
-                + #""source":"watcher/savings","specversion":"1.0","subject":"bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq","#
-                + #""time":"2026-11-21T10:00:00Z","type":"address.tx.confirmed"}"#).utf8
-        )
-    }
-
     /// A fresh store holding events 1…`count`, appended in commits of 1,000.
     func filledStore() async throws -> (Store, String) {
-        let path = NSTemporaryDirectory() + "watcher-pg-bench-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let path = try BenchmarkEvents.temporaryDirectory("watcher-pg-bench")
         let store = try Store(path: path)
         for start in stride(from: 1, through: eventCount, by: 1000) {
             let range = start...min(start + 999, eventCount)
             _ = try await store.write { txn in
                 for n in range {
-                    _ = try txn.appendEvent(id: "evt_\(n)", type: "address.tx.confirmed", body: Bench.envelope(n))
+                    _ = try txn.appendEvent(
+                        id: "evt_\(n)",
+                        type: BenchmarkEvents.type,
+                        body: BenchmarkEvents.envelope(n)
+                    )
                 }
             }
         }
@@ -103,7 +95,7 @@ struct Bench {
             id: 1,
             logger: quiet
         )
-        print("events: \(eventCount) per run, envelope \(Bench.envelope(1).count) bytes, \(endpoint)")
+        print("events: \(eventCount) per run, envelope \(BenchmarkEvents.envelope(1).count) bytes, \(endpoint)")
         for batchSize in batchSizes {
             let table = "bench_\(batchSize)"
             try await connection.query(PostgresQuery(unsafeSQL: "drop table if exists \(table)"), logger: quiet)
