@@ -18,7 +18,7 @@ public struct ChainTruth: Sendable {
     }
 
     /// The tip.
-    public var tip: BlockRef { BlockRef(height: chain.tip.height, hash: chain.tip.hash) }
+    public var tip: BlockRef { chain.tip.ref }
 
     /// The header of the main-chain block at `height`.
     public func header(height: Int) -> BlockHeader? {

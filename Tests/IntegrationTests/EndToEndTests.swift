@@ -71,7 +71,7 @@ struct EndToEndTests {
         try await eventually("the unconfirmed payment") {
             try logged(store).contains { $0.type == "address.tx.unconfirmed" }
         }
-        var mined: [SimBlockRef] = []
+        var mined: [BlockRef] = []
         for _ in 0..<6 {
             mined += try await simnet.mine(count: 1)
             let hash = mined.last?.hash ?? ""

@@ -32,7 +32,7 @@ struct KillTests {
                     ]
                 ).write()
                 var random = SplitMixRandom(seed: 2026)
-                var mined: [SimBlockRef] = []
+                var mined: [BlockRef] = []
                 var payments: [String] = []
                 for iteration in 0..<20 {
                     let child = try WatcherProcess.daemon(config: config)

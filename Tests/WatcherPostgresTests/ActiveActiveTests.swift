@@ -34,7 +34,7 @@ struct ActiveActiveTests {
                 var children = try configs.map(Self.start)
                 // Facts before the first observation are each instance's baseline: let both see the chain first.
                 for directory in data { try await Self.waitForBaseline(directory, followed) }
-                var mined: [SimBlockRef] = []
+                var mined: [BlockRef] = []
                 var payments: [String] = []
                 var random = SplitMixRandom(seed: 15)
                 for iteration in 0..<6 {

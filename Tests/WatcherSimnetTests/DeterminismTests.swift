@@ -1,4 +1,5 @@
 import Testing
+import WatcherCore
 import WatcherSimnet
 import WatcherTesting
 

@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// A simulated block header plus the ids of its transactions (coinbase first).
 public struct SimBlock: Sendable, Hashable {
     /// The height.
@@ -25,20 +27,9 @@ public struct SimBlock: Sendable, Hashable {
 
     /// The number of transactions.
     public var txCount: Int { txids.count }
-}
 
-/// A height and hash pair: a block as the control API reports it.
-public struct SimBlockRef: Sendable, Hashable, Codable {
-    /// The height.
-    public let height: Int
-    /// The hash.
-    public let hash: String
-
-    /// Creates a block reference.
-    public init(height: Int, hash: String) {
-        self.height = height
-        self.hash = hash
-    }
+    /// The height and hash, as the control API reports a block.
+    public var ref: BlockRef { BlockRef(height: height, hash: hash) }
 }
 
 /// One height replaced by a reorg, with the hash before and after.

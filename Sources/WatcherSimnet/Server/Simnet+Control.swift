@@ -7,9 +7,9 @@ extension Simnet {
     /// - Returns: the new blocks' heights and hashes, lowest first.
     /// - Throws: ``Failure/chain(_:)`` when `count` is outside 1...1000.
     @discardableResult
-    public func mine(count: Int = 1) async throws -> [SimBlockRef] {
+    public func mine(count: Int = 1) async throws -> [BlockRef] {
         do {
-            return try engine.mine(count: count).map { SimBlockRef(height: $0.height, hash: $0.hash) }
+            return try engine.mine(count: count).map(\.ref)
         } catch {
             throw Failure.chain(error)
         }
@@ -86,9 +86,8 @@ extension Simnet {
     }
 
     /// The best block.
-    public func tip() async -> SimBlockRef {
-        let tip = engine.snapshot().chain.tip
-        return SimBlockRef(height: tip.height, hash: tip.hash)
+    public func tip() async -> BlockRef {
+        engine.snapshot().chain.tip.ref
     }
 
     /// A copy of the whole chain model, for assertions that need more than the truths.
