@@ -45,11 +45,4 @@ public struct ProviderTransition: Sendable, Equatable {
     public var kind: Kind
     /// Why, for humans.
     public var reason: String
-
-    /// Creates a transition.
-    public init(provider: String, kind: Kind, reason: String) {
-        self.provider = provider
-        self.kind = kind
-        self.reason = reason
-    }
 }

@@ -40,11 +40,4 @@ public struct ReorgedBlock: Sendable, Hashable, Codable {
     public let oldHash: String
     /// The hash of the block on the new branch.
     public let newHash: String
-
-    /// Creates a record of a replaced block.
-    public init(height: Int, oldHash: String, newHash: String) {
-        self.height = height
-        self.oldHash = oldHash
-        self.newHash = newHash
-    }
 }

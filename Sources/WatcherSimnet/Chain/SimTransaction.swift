@@ -4,12 +4,6 @@ public struct SimOutpoint: Sendable, Hashable {
     public let txid: String
     /// The output index.
     public let vout: Int
-
-    /// Creates an outpoint.
-    public init(txid: String, vout: Int) {
-        self.txid = txid
-        self.vout = vout
-    }
 }
 
 /// A transaction input that spends an earlier output.
