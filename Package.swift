@@ -6,6 +6,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The built-in provider adapters (`Providers/`, one target each).
+let adapters: [Target.Dependency] = ["BlockbookProvider", "RawAddrProvider", "CoinDeskProvider", "JSONPriceProvider"]
+
 let package = Package(
     name: "watcher",
     platforms: [.macOS(.v15)],
@@ -44,217 +47,92 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        .target(
-            name: "WatcherCore",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        library("WatcherCore", [.crypto, .logging, .coreMetrics, .httpTypes]),
         // The scheduler runtime: per-provider lanes (token bucket, concurrency, circuit breaker), priorities, failover.
-        .target(
-            name: "WatcherScheduler",
-            dependencies: [
+        library("WatcherScheduler", ["WatcherCore", .logging, .serviceLifecycle]),
+        library("WatcherStorage", ["CLMDB", "WatcherCore", .logging, .nioPosix, .serviceLifecycle, .asyncAlgorithms]),
+        library(
+            "WatcherHTTP",
+            [
                 "WatcherCore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+                .asyncHTTPClient,
+                .nioCore,
+                .httpTypes,
+                .nioHTTP1,
+                .serviceLifecycle,
+                .logging,
+            ]
         ),
-        .target(
-            name: "WatcherStorage",
-            dependencies: [
-                "CLMDB",
-                "WatcherCore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "WatcherHTTP",
-            dependencies: [
-                "WatcherCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "WatcherSinks",
-            dependencies: [
-                "WatcherCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        library("WatcherSinks", ["WatcherCore", .crypto, .logging, .httpTypes]),
         // The storage-bound side of the sinks: a worker per sink reading the event log from its cursor, retries and
         // dead letters, log trimming.
-        .target(
-            name: "WatcherDelivery",
-            dependencies: [
-                "WatcherCore",
-                "WatcherSinks",
-                "WatcherStorage",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+        library("WatcherDelivery", ["WatcherCore", "WatcherSinks", "WatcherStorage", .logging, .serviceLifecycle]),
+        library("WatcherPostgres", ["WatcherCore", "WatcherSinks", .postgresNIO, .nioCore, .logging]),
+        library(
+            "WatcherEngine",
+            ["WatcherCore", "WatcherScheduler", "WatcherStorage", .crypto, .logging, .serviceLifecycle]
         ),
-        .target(
-            name: "WatcherPostgres",
-            dependencies: [
-                "WatcherCore",
-                "WatcherSinks",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "WatcherEngine",
-            dependencies: [
-                "WatcherCore",
-                "WatcherScheduler",
-                "WatcherStorage",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "WatcherStatus",
-            dependencies: [
+        library(
+            "WatcherStatus",
+            [
                 "WatcherCore",
                 "WatcherStorage",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+                .crypto,
+                .hummingbird,
+                .httpTypes,
+                .nioCore,
+                .prometheus,
+                .logging,
+                .serviceLifecycle,
+            ]
         ),
-        .target(
-            name: "WatcherSimnet",
-            dependencies: [
-                "WatcherCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+        library(
+            "WatcherSimnet",
+            ["WatcherCore", .hummingbird, .hummingbirdWebSocket, .nioWebSocket, .nioCore, .logging, .serviceLifecycle]
         ),
-        .target(
-            name: "BlockbookProvider",
-            dependencies: [
-                "WatcherCore",
-                "WatcherHTTP",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Providers/Blockbook",
-            swiftSettings: swiftSettings
+        library(
+            "BlockbookProvider",
+            ["WatcherCore", "WatcherHTTP", .httpTypes, .hummingbirdWSClient, .logging],
+            path: "Providers/Blockbook"
         ),
-        .target(
-            name: "RawAddrProvider",
-            dependencies: [
-                "WatcherCore",
-                "WatcherHTTP",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Providers/RawAddr",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "CoinDeskProvider",
-            dependencies: [
-                "WatcherCore",
-                "WatcherHTTP",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Providers/CoinDesk",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "JSONPriceProvider",
-            dependencies: [
-                "WatcherCore",
-                "WatcherHTTP",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Providers/JSONPrice",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "WatcherTesting",
-            dependencies: [
+        library("RawAddrProvider", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/RawAddr"),
+        library("CoinDeskProvider", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/CoinDesk"),
+        library("JSONPriceProvider", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/JSONPrice"),
+        library(
+            "WatcherTesting",
+            [
                 "WatcherCore",
                 "WatcherHTTP",
                 "WatcherSimnet",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+                .asyncHTTPClient,
+                .hummingbird,
+                .httpTypes,
+                .logging,
+                .serviceLifecycle,
+            ]
         ),
         // The catalog of built-in plugins, one list for the CLI and the config fuzzer.
-        .target(
-            name: "WatcherPlugins",
-            dependencies: [
+        library(
+            "WatcherPlugins",
+            [
                 "WatcherCore",
                 "WatcherSinks",
                 "WatcherPostgres",
-                "BlockbookProvider",
-                "RawAddrProvider",
-                "CoinDeskProvider",
-                "JSONPriceProvider",
-            ],
-            swiftSettings: swiftSettings
+            ] + adapters
         ),
-        .target(
-            name: "WatcherFuzzing",
-            dependencies: [
+        library(
+            "WatcherFuzzing",
+            [
                 "WatcherCore",
                 "WatcherHTTP",
                 "WatcherSinks",
                 "WatcherPlugins",
-                "BlockbookProvider",
-                "RawAddrProvider",
-                "CoinDeskProvider",
-                "JSONPriceProvider",
-            ],
-            swiftSettings: swiftSettings
+            ] + adapters
         ),
-        .executableTarget(
-            name: "watcher-fuzz",
-            dependencies: ["WatcherFuzzing"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "WatcherApp",
-            dependencies: [
+        executable("watcher-fuzz", ["WatcherFuzzing"]),
+        library(
+            "WatcherApp",
+            [
                 "WatcherCore",
                 "WatcherScheduler",
                 "WatcherStorage",
@@ -265,152 +143,112 @@ let package = Package(
                 "WatcherStatus",
                 "WatcherSimnet",
                 "WatcherPlugins",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
+                .argumentParser,
+                .serviceLifecycle,
+                .unixSignals,
+                .asyncHTTPClient,
+                .prometheus,
+                .logging,
+            ]
         ),
-        .executableTarget(
-            name: "watcher",
-            dependencies: ["WatcherApp"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "watcher-bench",
-            dependencies: ["WatcherStorage", "CLMDB"],
-            path: "Benchmarks/StorageBenchmark",
-            swiftSettings: swiftSettings
-        ),
+        executable("watcher", ["WatcherApp"]),
+        executable("watcher-bench", ["WatcherStorage", "CLMDB"], path: "Benchmarks/StorageBenchmark"),
         // What the delivery benchmarks share: the event they append and a scratch directory.
-        .target(
-            name: "BenchmarkSupport",
-            path: "Benchmarks/Support",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "watcher-delivery-bench",
-            dependencies: [
+        library("BenchmarkSupport", [], path: "Benchmarks/Support"),
+        executable(
+            "watcher-delivery-bench",
+            [
                 "BenchmarkSupport",
                 "WatcherSinks",
                 "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .hummingbird,
+                .logging,
+                .serviceLifecycle,
             ],
-            path: "Benchmarks/DeliveryBenchmark",
-            swiftSettings: swiftSettings
+            path: "Benchmarks/DeliveryBenchmark"
         ),
-        .executableTarget(
-            name: "watcher-postgres-bench",
-            dependencies: [
+        executable(
+            "watcher-postgres-bench",
+            [
                 "BenchmarkSupport",
                 "WatcherPostgres",
                 "WatcherSinks",
                 "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .postgresNIO,
+                .logging,
+                .serviceLifecycle,
             ],
-            path: "Benchmarks/PostgresBenchmark",
-            swiftSettings: swiftSettings
+            path: "Benchmarks/PostgresBenchmark"
         ),
-        .executableTarget(
-            name: "watcher-test-helper",
-            dependencies: ["WatcherStorage"],
-            path: "Tests/Helpers/TestHelper",
-            swiftSettings: swiftSettings
-        ),
+        executable("watcher-test-helper", ["WatcherStorage"], path: "Tests/Helpers/TestHelper"),
         // The recorded provider bodies of Tests/ProviderTests/Fixtures (one copy), for every test target that reads them.
-        .target(
-            name: "WatcherFixtures",
+        library(
+            "WatcherFixtures",
+            [],
             path: "Tests/ProviderTests/Fixtures",
-            resources: [.copy("blockbook"), .copy("price"), .copy("rawaddr")],
-            swiftSettings: swiftSettings
+            resources: [.copy("blockbook"), .copy("price"), .copy("rawaddr")]
         ),
-        .testTarget(
-            name: "WatcherCoreTests",
-            dependencies: ["WatcherCore", "WatcherScheduler", "WatcherTesting"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
+        tests(
+            "WatcherCoreTests",
+            ["WatcherCore", "WatcherScheduler", "WatcherTesting"],
+            resources: [.copy("Fixtures")]
         ),
-        .testTarget(
-            name: "WatcherStorageTests",
-            dependencies: ["WatcherStorage", "WatcherCore", "CLMDB", "watcher-test-helper"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "WatcherSimnetTests",
-            dependencies: [
+        tests("WatcherStorageTests", ["WatcherStorage", "WatcherCore", "CLMDB", "watcher-test-helper"]),
+        tests(
+            "WatcherSimnetTests",
+            [
                 "WatcherSimnet",
                 "WatcherCore",
                 "WatcherTesting",
                 "WatcherFixtures",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
+                .asyncHTTPClient,
+                .nioCore,
+                .nioHTTP1,
+            ]
         ),
-        .testTarget(
-            name: "ProviderTests",
-            dependencies: [
+        tests(
+            "ProviderTests",
+            [
                 "WatcherFuzzing",
-                "BlockbookProvider",
-                "RawAddrProvider",
-                "CoinDeskProvider",
-                "JSONPriceProvider",
                 "WatcherTesting",
                 "WatcherFixtures",
                 "WatcherSimnet",
                 "WatcherHTTP",
                 "WatcherCore",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            exclude: ["Fixtures"],
-            swiftSettings: swiftSettings
+                .httpTypes,
+                .logging,
+            ] + adapters,
+            exclude: ["Fixtures"]
         ),
-        .testTarget(
-            name: "WatcherEngineTests",
-            dependencies: [
-                "WatcherEngine",
-                "WatcherStorage",
-                "WatcherCore",
-                "WatcherSimnet",
-                "WatcherTesting",
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "WatcherEngineTests",
+            ["WatcherEngine", "WatcherStorage", "WatcherCore", "WatcherSimnet", "WatcherTesting"]
         ),
-        .testTarget(
-            name: "WatcherSinksTests",
-            dependencies: [
+        tests(
+            "WatcherSinksTests",
+            [
                 "WatcherSinks",
                 "WatcherDelivery",
                 "WatcherStorage",
                 "WatcherHTTP",
                 "WatcherCore",
                 "WatcherTesting",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-            ],
-            swiftSettings: swiftSettings
+                .logging,
+                .serviceLifecycle,
+                .hummingbird,
+                .httpTypes,
+                .asyncHTTPClient,
+                .metricsTestKit,
+            ]
         ),
-        .testTarget(
-            name: "WatcherPostgresTests",
-            dependencies: [
+        tests(
+            "WatcherPostgresTests",
+            [
                 "WatcherPostgres",
                 "watcher",
                 "WatcherEngine",
@@ -420,16 +258,15 @@ let package = Package(
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherTesting",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-            ],
-            swiftSettings: swiftSettings
+                .postgresNIO,
+                .logging,
+                .serviceLifecycle,
+                .metricsTestKit,
+            ]
         ),
-        .testTarget(
-            name: "IntegrationTests",
-            dependencies: [
+        tests(
+            "IntegrationTests",
+            [
                 "WatcherScheduler",
                 "WatcherApp",
                 "WatcherPlugins",
@@ -443,25 +280,79 @@ let package = Package(
                 "WatcherSimnet",
                 "BlockbookProvider",
                 "RawAddrProvider",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
+                .hummingbirdWSClient,
+                .asyncHTTPClient,
+                .hummingbird,
+                .httpTypes,
+                .nioCore,
+                .nioWebSocket,
+                .nioHTTP1,
+                .logging,
+                .serviceLifecycle,
+            ]
         ),
-        .testTarget(
-            name: "WatcherAppTests",
-            dependencies: [
-                "WatcherApp", "WatcherPlugins", "WatcherCore", "WatcherStorage", "WatcherSimnet", "WatcherTesting",
-                "CoinDeskProvider", "watcher",
-            ],
-            swiftSettings: swiftSettings
+        tests(
+            "WatcherAppTests",
+            [
+                "WatcherApp",
+                "WatcherPlugins",
+                "WatcherCore",
+                "WatcherStorage",
+                "WatcherSimnet",
+                "WatcherTesting",
+                "CoinDeskProvider",
+                "watcher",
+            ]
         ),
     ]
 )
+
+// Every target gets the project's Swift settings; these three say so once.
+
+/// A library target.
+func library(_ name: String, _ dependencies: [Target.Dependency], path: String? = nil, resources: [Resource]? = nil)
+    -> Target
+{
+    .target(name: name, dependencies: dependencies, path: path, resources: resources, swiftSettings: swiftSettings)
+}
+
+/// An executable target.
+func executable(_ name: String, _ dependencies: [Target.Dependency], path: String? = nil) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings)
+}
+
+/// A test target.
+func tests(_ name: String, _ dependencies: [Target.Dependency], exclude: [String] = [], resources: [Resource]? = nil)
+    -> Target
+{
+    .testTarget(
+        name: name,
+        dependencies: dependencies,
+        exclude: exclude,
+        resources: resources,
+        swiftSettings: swiftSettings
+    )
+}
+
+// The products of other packages that targets import, by the module name.
+extension Target.Dependency {
+    static var argumentParser: Self { .product(name: "ArgumentParser", package: "swift-argument-parser") }
+    static var asyncAlgorithms: Self { .product(name: "AsyncAlgorithms", package: "swift-async-algorithms") }
+    static var asyncHTTPClient: Self { .product(name: "AsyncHTTPClient", package: "async-http-client") }
+    static var coreMetrics: Self { .product(name: "CoreMetrics", package: "swift-metrics") }
+    static var crypto: Self { .product(name: "Crypto", package: "swift-crypto") }
+    static var httpTypes: Self { .product(name: "HTTPTypes", package: "swift-http-types") }
+    static var hummingbird: Self { .product(name: "Hummingbird", package: "hummingbird") }
+    static var hummingbirdWSClient: Self { .product(name: "HummingbirdWSClient", package: "hummingbird-websocket") }
+    static var hummingbirdWebSocket: Self { .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket") }
+    static var logging: Self { .product(name: "Logging", package: "swift-log") }
+    static var metricsTestKit: Self { .product(name: "MetricsTestKit", package: "swift-metrics") }
+    static var nioCore: Self { .product(name: "NIOCore", package: "swift-nio") }
+    static var nioHTTP1: Self { .product(name: "NIOHTTP1", package: "swift-nio") }
+    static var nioPosix: Self { .product(name: "NIOPosix", package: "swift-nio") }
+    static var nioWebSocket: Self { .product(name: "NIOWebSocket", package: "swift-nio") }
+    static var postgresNIO: Self { .product(name: "PostgresNIO", package: "postgres-nio") }
+    static var prometheus: Self { .product(name: "Prometheus", package: "swift-prometheus") }
+    static var serviceLifecycle: Self { .product(name: "ServiceLifecycle", package: "swift-service-lifecycle") }
+    static var unixSignals: Self { .product(name: "UnixSignals", package: "swift-service-lifecycle") }
+}
