@@ -106,12 +106,10 @@ public enum PostgresSinkPlugin: SinkPlugin {
         }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.sink(
         type: "postgres",
-        role: .sink,
         summary: "Inserts events into a PostgreSQL table in batches; one row per event id, retries, dead-letters.",
-        capabilities: ["batch", "retry", "deadletters", "ordered", "idempotent"],
-        defaultRateLimit: nil
+        capabilities: ["batch", "retry", "deadletters", "ordered", "idempotent"]
     )
 
     public static func make(id: String, options: Options, context: PluginContext) throws -> any Sink {

@@ -49,6 +49,11 @@ public struct PluginDescriptor: Sendable, Hashable {
         self.capabilities = capabilities
         self.defaultRateLimit = defaultRateLimit
     }
+
+    /// The descriptor of a sink plugin: role ``PluginRole/sink``, no request budget.
+    public static func sink(type: String, summary: String, capabilities: [String]) -> PluginDescriptor {
+        PluginDescriptor(type: type, role: .sink, summary: summary, capabilities: capabilities, defaultRateLimit: nil)
+    }
 }
 
 /// A plugin's typed options, read with an ``ObjectReader`` that records every problem and the option schema.

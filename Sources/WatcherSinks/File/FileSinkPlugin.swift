@@ -58,12 +58,10 @@ public enum FileSinkPlugin: SinkPlugin {
         }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.sink(
         type: "file",
-        role: .sink,
         summary: "Appends events as JSON Lines to a file, with fsync policy and size-based rotation.",
-        capabilities: ["jsonl", "rotation"],
-        defaultRateLimit: nil
+        capabilities: ["jsonl", "rotation"]
     )
 
     public static func make(id: String, options: Options, context: PluginContext) throws -> any Sink {

@@ -19,12 +19,10 @@ public enum StdoutSinkPlugin: SinkPlugin {
         }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.sink(
         type: "stdout",
-        role: .sink,
         summary: "Prints events to standard output as pretty lines (colour on a TTY) or JSON Lines.",
-        capabilities: ["pretty", "jsonl"],
-        defaultRateLimit: nil
+        capabilities: ["pretty", "jsonl"]
     )
 
     public static func make(id: String, options: Options, context: PluginContext) throws -> any Sink {

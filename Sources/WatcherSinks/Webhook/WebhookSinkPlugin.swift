@@ -96,13 +96,11 @@ public enum WebhookSinkPlugin: SinkPlugin {
 
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.sink(
         type: "webhook",
-        role: .sink,
         summary:
             "POSTs each event signed per Standard Webhooks v1; retries, honours Retry-After, dead-letters a 4xx, never follows a redirect.",
-        capabilities: ["signing", "retry", "deadletters", "ordered"],
-        defaultRateLimit: nil
+        capabilities: ["signing", "retry", "deadletters", "ordered"]
     )
 
     public static func make(id: String, options: Options, context: PluginContext) throws -> any Sink {
