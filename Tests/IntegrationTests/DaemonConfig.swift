@@ -4,7 +4,7 @@ import WatcherCore
 import WatcherPlugins
 
 /// The `watcher.json` of a watcher run end to end against a simnet: Blockbook as `bb` with a `tip` blocks watch and a
-/// `wallet` address watch, CoinDesk as `cd` with a price watch a currency (when there are any), and the events in the
+/// `wallet` address watch, CoinDesk as `cd` with a price watch per currency (when there are any), and the events in the
 /// file sink `<data>/events.jsonl` and any further sinks.
 struct DaemonConfig {
     /// The data directory: the store, `watcher.json` and `events.jsonl` live there.
