@@ -358,7 +358,8 @@ def run_one(args, n, log):
             "storage": {"path": os.path.join(work, "data"), "durability": "nometasync"},
             "providers": [{
                 "id": "bb", "type": "blockbook", "chain": "btc",
-                "options": {"url": base, "websocket": True} if args.websocket else {"url": base},
+                "options": ({"url": base, "websocket": True, "websocketConnections": args.websocket_connections}
+                            if args.websocket else {"url": base}),
                 "rateLimit": {"requests": args.rate, "per": "1m", "burst": args.rate},
             }],
             "watches": [{
@@ -665,6 +666,8 @@ def main():
     ap.add_argument("--websocket", action="store_true",
                     help="follow Blockbook's /websocket: blocks are pushed, the tip is polled per pushed block and "
                          "every 5 minutes; tip requests/h are then scaled per block, not per wall-clock second")
+    ap.add_argument("--websocket-connections", type=int, default=1,
+                    help="with --websocket: connections opened, 1,000 followed addresses each")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--workdir", default="/tmp/scanbench-run")
     ap.add_argument("--results", default="/tmp/scanbench-results.json")

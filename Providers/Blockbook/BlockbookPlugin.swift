@@ -13,6 +13,8 @@ public enum BlockbookPlugin: ProviderPlugin {
         public var currencies: [String]
         /// Whether to follow new blocks and mempool payments over `/websocket`.
         public var websocket: Bool
+        /// Websocket connections, each following up to 1,000 addresses (Blockbook's cap per connection).
+        public var websocketConnections: Int
 
         public init(from reader: ObjectReader) {
             url = reader.url("url", required: true, doc: "Base URL of the Blockbook instance.") ?? ""
@@ -26,12 +28,28 @@ public enum BlockbookPlugin: ProviderPlugin {
                 "websocket",
                 default: false,
                 doc: "Follow /websocket: new blocks replace tip polling while connected, and mempool payments of up "
-                    + "to 1000 followed addresses arrive within seconds."
+                    + "to 1000 followed addresses per connection arrive within seconds."
             )
+            websocketConnections =
+                reader.int(
+                    "websocketConnections",
+                    default: 1,
+                    range: 1...BlockbookPush.maxConnections,
+                    doc: "Websocket connections when websocket is on, each following up to 1000 addresses (Blockbook's "
+                        + "cap); the first also follows new blocks."
+                ) ?? 1
+            if reader.has("websocketConnections"), !websocket {
+                reader.context.warning(
+                    reader.path.key("websocketConnections"),
+                    "has no effect without \"websocket\": true"
+                )
+            }
         }
 
         /// 1,000 addresses per connection when `websocket` is on.
-        public var pushAddresses: Int? { websocket ? 1000 : nil }
+        public var pushAddresses: Int? {
+            websocket ? BlockbookPush.addressesPerConnection * websocketConnections : nil
+        }
 
         /// Any: `/api/v2/tickers/` returns every rate the instance has, whatever `currencies` lists.
         public var priceCurrencies: [String]? { nil }
@@ -68,7 +86,13 @@ public enum BlockbookPlugin: ProviderPlugin {
             options: options.http,
             currencies: options.currencies
         )
-        if options.websocket { provider.pushConnection = BlockbookPush(baseURL: options.url, logger: context.logger) }
+        if options.websocket {
+            provider.pushConnection = BlockbookPush(
+                baseURL: options.url,
+                connections: options.websocketConnections,
+                logger: context.logger
+            )
+        }
         return provider
     }
 }

@@ -1,19 +1,30 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import Synchronization
 import WatcherCore
 import WatcherHTTP
 
-/// Blockbook's websocket (`/websocket`) as a ``ChainPushing``: `subscribeNewBlock` and `subscribeAddresses`
-/// (at most 1,000 addresses per connection), and the `ping` method every 45 s so that proxies keep the socket.
+/// Blockbook's websocket (`/websocket`) as a ``ChainPushing``: `subscribeNewBlock` and `subscribeAddresses`, and the
+/// `ping` method every 45 s so that proxies keep the socket.
 ///
-/// It stays well inside Blockbook's limits (2,500 messages per 10 minutes per connection, pings included; 48
-/// requests in flight): two subscriptions, a re-subscription when the address set changes (checked every 30 s),
-/// and 14 pings per 10 minutes. Frames are JSON text; request ids are strings, as Blockbook requires.
+/// Blockbook takes at most 1,000 addresses per connection, so `connections` sockets follow up to 1,000 each (the
+/// sorted address set cut in slices); only the first also follows new blocks. Each stays well inside Blockbook's
+/// per-connection limits (2,500 messages per 10 minutes, pings included; 48 requests in flight): one or two
+/// subscriptions, a re-subscription when its slice changes (checked every 30 s), and 14 pings per 10 minutes. All of
+/// them together stay under the per-IP limits (128 connections, 64 new ones a minute) because `connections` is at
+/// most 64. Frames are JSON text; request ids are strings, as Blockbook requires.
 public struct BlockbookPush: ChainPushing {
+    /// Blockbook's cap on the addresses of one connection's `subscribeAddresses`.
+    public static let addressesPerConnection = 1000
+    /// The most connections one provider opens (half of Blockbook's 128 per IP, and its 64 new ones per minute).
+    public static let maxConnections = 64
+
     /// The websocket URL, e.g. `wss://btc1.trezor.io/websocket`.
     public let url: String
-    public let maxAddresses = 1000
+    /// The sockets opened, each following up to ``addressesPerConnection`` addresses.
+    public let connections: Int
+    public var maxAddresses: Int { Self.addressesPerConnection * connections }
     let logger: Logger
     /// How often the `ping` method is sent.
     var pingInterval: Duration = .seconds(45)
@@ -23,8 +34,8 @@ public struct BlockbookPush: ChainPushing {
     static let blockID = "block"
     static let addressesID = "addresses"
 
-    /// The push connection of the Blockbook instance at `baseURL` (`http` becomes `ws`, `https` `wss`).
-    public init(baseURL: String, logger: Logger) {
+    /// The push connections of the Blockbook instance at `baseURL` (`http` becomes `ws`, `https` `wss`).
+    public init(baseURL: String, connections: Int = 1, logger: Logger) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasPrefix("https://") {
@@ -33,23 +44,58 @@ public struct BlockbookPush: ChainPushing {
             base = "ws://" + base.dropFirst("http://".count)
         }
         url = base + "/websocket"
+        self.connections = min(max(1, connections), Self.maxConnections)
         self.logger = logger
     }
 
+    /// Opens every connection; the first to end ends them all (the caller reconnects and re-subscribes everything).
+    /// ``PushEvent/subscribed`` is reported once every connection's subscriptions are acknowledged, and again after
+    /// each re-subscription from then on.
     public func follow(
+        addresses: @escaping @Sendable () async -> [String],
+        onEvent: @escaping @Sendable (PushEvent) async -> Void
+    ) async throws {
+        let pending = Pending(0..<connections)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<connections {
+                group.addTask {
+                    try await connection(index, addresses: { Self.slice(await addresses(), index) }) { event in
+                        if case .subscribed = event {
+                            guard pending.acknowledge(index) else { return }
+                        }
+                        await onEvent(event)
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// The addresses connection `index` follows: the `index`-th run of ``addressesPerConnection`` of the set.
+    static func slice(_ addresses: [String], _ index: Int) -> [String] {
+        let start = min(index * addressesPerConnection, addresses.count)
+        return Array(addresses[start..<min(start + addressesPerConnection, addresses.count)])
+    }
+
+    /// One socket: new blocks when `index` is 0, and `addresses()`.
+    func connection(
+        _ index: Int,
         addresses: @escaping @Sendable () async -> [String],
         onEvent: @escaping @Sendable (PushEvent) async -> Void
     ) async throws {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 4 << 20)
         configuration.autoPing = .disabled
-        let maxAddresses = self.maxAddresses
         let (pingInterval, recheckInterval) = (self.pingInterval, self.recheckInterval)
+        let followsBlocks = index == 0
         let closed = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
             inbound,
             outbound,
             _ in
-            let initial = Array(await addresses().prefix(maxAddresses))
-            try await outbound.write(.text(Self.request(id: Self.blockID, method: "subscribeNewBlock")))
+            let initial = await addresses()
+            if followsBlocks {
+                try await outbound.write(.text(Self.request(id: Self.blockID, method: "subscribeNewBlock")))
+            }
             try await outbound.write(.text(Self.subscribeAddresses(initial)))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -58,7 +104,7 @@ public struct BlockbookPush: ChainPushing {
                     while true {
                         try await Task.sleep(for: recheckInterval)
                         sincePing += recheckInterval
-                        let current = Array(await addresses().prefix(maxAddresses))
+                        let current = await addresses()
                         if current != subscribed {
                             subscribed = current
                             try await outbound.write(.text(Self.subscribeAddresses(current)))
@@ -69,7 +115,7 @@ public struct BlockbookPush: ChainPushing {
                         }
                     }
                 }
-                var acknowledged: Set<String> = []
+                var acknowledged: Set<String> = followsBlocks ? [] : [Self.blockID]
                 for try await message in inbound.messages(maxSize: 4 << 20) {
                     guard case .text(let text) = message, let event = try Self.event(text, acknowledged: &acknowledged)
                     else { continue }
@@ -81,7 +127,7 @@ public struct BlockbookPush: ChainPushing {
         throw ProviderError.unavailable(
             provider: "blockbook-websocket",
             status: nil,
-            detail: "the websocket closed"
+            detail: "websocket \(index + 1) of \(connections) closed"
                 + (closed.map { " (\($0.closeCode)\($0.reason.map { ": \($0)" } ?? ""))" } ?? "")
         )
     }
@@ -136,6 +182,20 @@ public struct BlockbookPush: ChainPushing {
             )
         default:
             return nil
+        }
+    }
+}
+
+/// The connections whose subscriptions are not yet acknowledged.
+private final class Pending: Sendable {
+    private let indices: Mutex<Set<Int>>
+
+    init(_ indices: Range<Int>) { self.indices = Mutex(Set(indices)) }
+
+    /// Marks connection `index` acknowledged; `true` when every connection is.
+    func acknowledge(_ index: Int) -> Bool {
+        indices.withLock {
+            $0.remove(index); return $0.isEmpty
         }
     }
 }

@@ -39,8 +39,12 @@ struct PushTests {
 
     /// Starts the adapter's push client following `addresses` on `simnet` in a task of its own and returns once it
     /// has subscribed, with what it receives and the task (cancel it to stop following).
-    static func follow(_ simnet: Simnet, _ addresses: [String]) async throws -> (Received, Task<Void, any Error>) {
-        let push = BlockbookPush(baseURL: simnet.baseURL, logger: quiet)
+    static func follow(
+        _ simnet: Simnet,
+        _ addresses: [String],
+        connections: Int = 1
+    ) async throws -> (Received, Task<Void, any Error>) {
+        let push = BlockbookPush(baseURL: simnet.baseURL, connections: connections, logger: quiet)
         let received = Received()
         let task = Task { try await push.follow(addresses: { addresses }) { received.append($0) } }
         do {
@@ -119,6 +123,45 @@ struct PushTests {
             // Pushed in order on one connection: had the 1,001st been subscribed, it would have come first.
             #expect(!received.all.contains { if case .addressTx(_, beyond, _, _) = $0 { true } else { false } })
             #expect(simnet.websocketStats().open == 1)
+        }
+    }
+
+    @Test func moreConnectionsFollowAThousandAddressesEach() async throws {
+        try await Harness.with(Self.configuration(45)) { harness in
+            let simnet = harness.simnet
+            let many = Self.randomAddresses(2_500, seed: 9_045)
+            let (received, task) = try await Self.follow(simnet, many, connections: 3)
+            defer { task.cancel() }
+            #expect(simnet.websocketStats().open == 3)
+            // One payment in each connection's slice: the first, the 1,001st and the last address.
+            var paid: [(address: String, txid: String)] = []
+            for address in [many[0], many[1_000], many[2_499]] {
+                paid.append((address, try await simnet.pay(to: address, amountSat: 3_000)))
+            }
+            try await eventually("a payment to each slice") {
+                paid.allSatisfy { payment in
+                    received.all.contains(
+                        .addressTx(address: payment.address, txid: payment.txid, deltaSat: 3_000, confirmed: false)
+                    )
+                }
+            }
+            // Only the first connection follows blocks: a block is pushed once, not once per connection. Each
+            // connection's frames arrive in order, so once a later payment arrived on all three, any second copy of
+            // the block would have too.
+            let mined = try await simnet.mine(count: 1)
+            let block = PushEvent.newBlock(height: mined[0].height, hash: mined[0].hash)
+            var later: [PushEvent] = []
+            for address in [many[0], many[1_000], many[2_499]] {
+                let txid = try await simnet.pay(to: address, amountSat: 4_000)
+                later.append(.addressTx(address: address, txid: txid, deltaSat: 4_000, confirmed: false))
+            }
+            try await eventually("the block and the later payments") {
+                let all = received.all
+                return all.contains(block) && later.allSatisfy(all.contains)
+            }
+            #expect(received.all.filter { $0 == block }.count == 1)
+            // Subscribed once, when all three acknowledged.
+            #expect(received.all.filter { $0 == .subscribed }.count == 1)
         }
     }
 

@@ -125,6 +125,15 @@ extension ConfigErrorTests {
             message: "expected a secret of the form whsec_<base64>"
         ),
         Case(
+            name: "more websocket connections than the cap",
+            json: config(
+                providers:
+                    #"[{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "websocket": true, "websocketConnections": 65}}]"#
+            ),
+            path: "providers[0].options.websocketConnections",
+            message: "expected an integer from 1 to 64, got 65"
+        ),
+        Case(
             name: "header name that is not a token",
             json: config(
                 providers:

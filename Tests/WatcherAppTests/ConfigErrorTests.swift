@@ -69,6 +69,19 @@ struct ConfigErrorTests {
         #expect(Self.cases.count >= 25)
     }
 
+    @Test func websocketConnectionsWithoutTheWebsocketIsAWarning() throws {
+        let providers =
+            #"[{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "#
+            + #""websocketConnections": 4}}]"#
+        let config = try ConfigLoader(registry: .builtIn, environment: [:])
+            .load(bytes: Array(Self.config(providers: providers).utf8))
+        #expect(
+            config.warnings.map(\.description) == [
+                #"providers[0].options.websocketConnections: has no effect without "websocket": true"#
+            ]
+        )
+    }
+
     @Test func reportsEveryErrorNotOnlyTheFirst() {
         let json = Self.config(
             storage: #"{"durabilty": "full"}"#,

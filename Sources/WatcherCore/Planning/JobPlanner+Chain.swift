@@ -186,7 +186,7 @@ extension JobPlanner {
         var text = "poll \(Int(poll.rounded()))/h (mempool and blocks within \(watch.every.configText))"
         text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
         if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
-            text += ", push 0/h with the scan or poll (mempool within a second, \(capacity) addresses per connection)"
+            text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
         } else {
             text += ", push n/a"
         }

@@ -65,7 +65,7 @@ struct PushDriver: Sendable {
         let all = ((try? book())?.entries.keys.sorted()) ?? []
         if all.count > pusher.maxAddresses, state.firstCapacityWarning() {
             context.logger.notice(
-                "more followed addresses than one push connection takes; the rest are polled or scanned",
+                "more followed addresses than the push connections take; the rest are polled or scanned",
                 metadata: ["chain": "\(chain)", "followed": "\(all.count)", "pushed": "\(pusher.maxAddresses)"]
             )
         }
