@@ -74,6 +74,21 @@ struct PluginTests {
         #expect(config.provider("bci")?.rateLimit == RawAddrPlugin.descriptor.defaultRateLimit)
     }
 
+    @Test func websocketConnectionsSetThePushCapacity() async throws {
+        let config = try load(
+            #"{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "websocket": true, "#
+                + #""websocketConnections": 3}}"#
+        )
+        #expect(config.provider("bb")?.pushAddresses == 3_000)
+        try await FixtureServer.withTransport { http in
+            let provider = try config.providers[0].plugin.makeChainProvider(context: Self.context(http))
+            let push = try #require((provider as? BlockbookProvider)?.pushConnection)
+            #expect(push.connections == 3)
+            #expect(push.maxAddresses == 3_000)
+            #expect(push.url == "wss://bb.example/websocket")
+        }
+    }
+
     @Test func declaredCapabilitiesAreTheProvidersOwn() async throws {
         try await FixtureServer.withTransport { http in
             let bb = BlockbookProvider(id: "bb", baseURL: "https://bb.example", http: http)
