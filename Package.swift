@@ -220,6 +220,7 @@ let package = Package(
                 "WatcherSimnet",
                 "WatcherHTTP",
                 "WatcherCore",
+                "WatcherPlugins",
                 .httpTypes,
                 .logging,
             ] + adapters,

@@ -55,13 +55,16 @@ public struct BlockbookPush: ChainPushing {
         addresses: @escaping @Sendable () async -> [String],
         onEvent: @escaping @Sendable (PushEvent) async -> Void
     ) async throws {
-        let pending = Pending(0..<connections)
+        let shared = Shared(connections: connections, addresses: await addresses(), freshFor: recheckInterval / 2)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<connections {
                 group.addTask {
-                    try await connection(index, addresses: { Self.slice(await addresses(), index) }) { event in
+                    let slice: @Sendable () async -> [String] = {
+                        Self.slice(await shared.addresses(reading: addresses), index)
+                    }
+                    try await connection(index, addresses: slice) { event in
                         if case .subscribed = event {
-                            guard pending.acknowledge(index) else { return }
+                            guard shared.acknowledge(index) else { return }
                         }
                         await onEvent(event)
                     }
@@ -186,16 +189,33 @@ public struct BlockbookPush: ChainPushing {
     }
 }
 
-/// The connections whose subscriptions are not yet acknowledged.
-private final class Pending: Sendable {
-    private let indices: Mutex<Set<Int>>
+/// What the connections of one ``BlockbookPush/follow(addresses:onEvent:)`` share: which of them have not yet had
+/// their subscriptions acknowledged, and the followed set, read once for all of them per recheck (they recheck at
+/// about the same moments) rather than once per connection.
+private final class Shared: Sendable {
+    private let pending: Mutex<Set<Int>>
+    private let snapshot: Mutex<(addresses: [String], readAt: ContinuousClock.Instant)>
+    private let freshFor: Duration
 
-    init(_ indices: Range<Int>) { self.indices = Mutex(Set(indices)) }
+    init(connections: Int, addresses: [String], freshFor: Duration) {
+        pending = Mutex(Set(0..<connections))
+        snapshot = Mutex((addresses, .now))
+        self.freshFor = freshFor
+    }
 
     /// Marks connection `index` acknowledged; `true` when every connection is.
     func acknowledge(_ index: Int) -> Bool {
-        indices.withLock {
+        pending.withLock {
             $0.remove(index); return $0.isEmpty
         }
+    }
+
+    /// The followed set: the last one read when it is younger than `freshFor`, else `read()` anew.
+    func addresses(reading read: @Sendable () async -> [String]) async -> [String] {
+        let last = snapshot.withLock { $0 }
+        guard last.readAt.duration(to: .now) >= freshFor else { return last.addresses }
+        let fresh = await read()
+        snapshot.withLock { $0 = (fresh, .now) }
+        return fresh
     }
 }

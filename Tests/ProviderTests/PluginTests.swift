@@ -6,27 +6,19 @@ import RawAddrProvider
 import Testing
 import WatcherCore
 import WatcherHTTP
+import WatcherPlugins
 import WatcherTesting
 
 /// The plugins build their providers from config, and what they declare matches what they do.
 @Suite("Provider plugins")
 struct PluginTests {
-    static var registry: PluginRegistry {
-        var registry = PluginRegistry()
-        registry.register(BlockbookPlugin.self)
-        registry.register(RawAddrPlugin.self)
-        registry.register(CoinDeskPlugin.self)
-        registry.register(JSONPricePlugin.self)
-        return registry
-    }
-
     /// A context on the real transport; nothing here is fetched.
     static func context(_ http: any HTTPFetching) -> PluginContext {
         PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp")
     }
 
     func load(_ providers: String) throws(ConfigError) -> WatcherConfig {
-        try ConfigLoader(registry: Self.registry, environment: ["KEY": "s3cret"])
+        try ConfigLoader(registry: .builtIn, environment: ["KEY": "s3cret"])
             .load(bytes: Array(#"{"providers": [\#(providers)], "sinks": []}"#.utf8))
     }
 
