@@ -1,32 +1,53 @@
-# The two commands of the README. Both install what a fresh Debian 12 machine with the Swift 6
-# toolchain lacks (liblmdb-dev), so they work from a fresh clone.
+# The commands of the README. They install what a fresh Debian 12 machine with the Swift 6 toolchain lacks
+# (`make deps`, `make test-deps`), so they work from a fresh clone.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# The Python that runs the test scripts (scripts/*.py) and that the Swift tests spawn (as WATCHER_PYTHON): Debian's,
+# the one that sees the python3-* packages below. A pyenv or venv `python3` on PATH does not.
+PYTHON ?= /usr/bin/python3
+export WATCHER_PYTHON := $(PYTHON)
 
-.PHONY: run test deps test-deps build lint format bench fuzz fuzz-ci example-test
+.PHONY: run test check deps test-deps build lint format bench fuzz fuzz-ci example-test
 
+# Every package comes from Debian's apt (no pip: Debian 12's Python refuses it, PEP 668). Each has a cheap test of
+# whether it is there already, and the test decides, not dpkg: a PostgreSQL of another repository, a library built
+# by hand or a PYTHON that imports the module counts. pkg-config is there for the three tests that ask it.
+# Build: LMDB (the store), libsecp256k1 (key derivation) and libzmq (ZMQ).
+BUILD_PACKAGES := pkg-config liblmdb-dev libsecp256k1-dev libzmq3-dev
+# Tests: /metrics is checked with Prometheus' reference text parser (prometheus_client), the postgres sink tests
+# start a throwaway PostgreSQL cluster (initdb, pg_ctl), the web UI's browser tests drive chromium through
+# chromium-driver with Selenium, and the API is checked against docs/openapi.yaml with jsonschema and yaml.
+TEST_PACKAGES := postgresql chromium chromium-driver python3-prometheus-client python3-selenium python3-jsonschema \
+	python3-yaml
+present.pkg-config = command -v pkg-config
+present.liblmdb-dev = pkg-config --exists lmdb
+present.libsecp256k1-dev = pkg-config --exists libsecp256k1
+present.libzmq3-dev = pkg-config --exists libzmq
+present.postgresql = ls /usr/lib/postgresql/*/bin/initdb
+present.chromium = command -v chromium
+present.chromium-driver = command -v chromedriver
+present.python3-prometheus-client = $(PYTHON) -c "import prometheus_client"
+present.python3-selenium = $(PYTHON) -c "import selenium"
+present.python3-jsonschema = $(PYTHON) -c "import jsonschema"
+present.python3-yaml = $(PYTHON) -c "import yaml"
+
+# $(call install,PACKAGES): the shell commands that install those of PACKAGES whose test fails, with at most one
+# `apt-get update` and one `apt-get install` (a package without a test counts as missing).
+install = missing=""; \
+	$(foreach p,$(1),$(or $(present.$(p)),false) >/dev/null 2>&1 || missing="$$missing $(p)";) \
+	if [ -n "$$missing" ]; then \
+		echo "installing from apt:$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# What building needs.
 deps:
-	@if ! pkg-config --exists lmdb 2>/dev/null; then \
-		echo "installing liblmdb-dev (LMDB headers and pkg-config file)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblmdb-dev; \
-	fi
+	@$(call install,$(BUILD_PACKAGES))
 
-# The tests check /metrics with Prometheus' reference text parser (Python prometheus_client), the postgres
-# sink tests start a throwaway PostgreSQL cluster (Debian's postgresql: initdb and pg_ctl), the web UI's browser
-# tests drive Debian's chromium through chromium-driver with Selenium, and the API is checked against
-# docs/openapi.yaml with jsonschema.
-test-deps: deps
-	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		echo "installing postgresql (the postgres sink tests run a throwaway server)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq postgresql; \
-	fi
-	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install --quiet prometheus_client
-	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
-		echo "installing chromium and chromium-driver (the web UI's browser tests)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver; \
-	fi
-	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet selenium
-	@python3 -c "import jsonschema, yaml" 2>/dev/null || python3 -m pip install --quiet jsonschema pyyaml
+# What building and every test need, in one pass.
+test-deps:
+	@$(call install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build
