@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Drives the watcher's web UI in a real browser (Selenium, Debian's chromium and chromium-driver).
 
-Usage: browser-test.py --base URL --simnet URL --followed ADDR --funded ADDR --unused ADDR [--screenshots DIR]
+Usage: /usr/bin/python3 scripts/browser-test.py --base URL --simnet URL --followed ADDR --funded ADDR
+           --unused ADDR [--screenshots DIR]
 The daemon at --base follows --followed through its config and reads the simnet at --simnet. Every wait has a
 deadline (WebDriverWait); nothing sleeps to synchronise. Prints each step; exits 1 on the first failure.
+Run it with Debian's /usr/bin/python3, which sees python3-selenium (`make test-deps`); a pyenv or venv `python3`
+first on PATH, which the shebang would pick, does not. The tests run it with $WATCHER_PYTHON.
 """
 import argparse
 import json

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Checks live answers of a watcher status server against docs/openapi.yaml.
 
-Usage: openapi-check.py SPEC BASE_URL < requests.json
+Usage: /usr/bin/python3 scripts/openapi-check.py SPEC BASE_URL < requests.json
 requests.json: [{"method": "GET", "path": "/api/blocks?limit=2", "body": {...}?, "headers": {...}?}, ...]
 Each answer's status must be documented for the path and method, and its JSON body must match the documented
 schema (JSON Schema 2020-12, as OpenAPI 3.1 uses). Prints one line per request; exits 1 on any mismatch.
+Run it with Debian's /usr/bin/python3, which sees python3-jsonschema and python3-yaml (`make test-deps`); a pyenv
+or venv `python3` first on PATH, which the shebang would pick, may not. The tests run it with $WATCHER_PYTHON.
 """
 import json
 import re

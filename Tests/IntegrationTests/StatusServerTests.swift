@@ -29,8 +29,10 @@ struct StatusServerTests {
             print("\\n".join(names))
             """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
+        process.executableURL = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["WATCHER_PYTHON"] ?? "/usr/bin/python3"
+        )
+        process.arguments = ["-c", script]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

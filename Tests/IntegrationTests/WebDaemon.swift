@@ -130,8 +130,10 @@ struct WebDaemon {
         status: Int32, output: String
     ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("scripts/\(script)").path] + arguments
+        process.executableURL = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["WATCHER_PYTHON"] ?? "/usr/bin/python3"
+        )
+        process.arguments = [repository.appendingPathComponent("scripts/\(script)").path] + arguments
         let stdin = Pipe()
         let output = Pipe()
         process.standardInput = stdin
