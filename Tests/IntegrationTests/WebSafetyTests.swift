@@ -62,7 +62,7 @@ struct WebSafetyTests {
             }
 
             // A label is the user's text: escaped wherever the page shows it.
-            let funded = try await WebUITests.funded(daemon)
+            let funded = try await BrowserWebUITests.funded(daemon)
             let label = #"<b id=\"x\">Spare</b>"#
             let added = try await daemon.get(
                 client,

@@ -9,7 +9,7 @@ import WatcherTesting
 /// `make test-deps`), and the JSON API checked against `docs/openapi.yaml`, both against a running daemon.
 /// `WATCHER_SCREENSHOTS=docs/images` keeps the browser's screenshots (how the README's are made).
 @Suite(.serialized)
-struct WebUITests {
+struct BrowserWebUITests {
     /// A valid address the simnet never saw.
     static let unused = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 
