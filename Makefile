@@ -53,17 +53,35 @@ build: deps
 	$(SWIFT) build
 
 # The main job: the demo (simulated network in-process, events on stdout). Pass ARGS=... (e.g. ARGS="--duration 30s").
-run: build
-	$(SWIFT) run watcher demo $(ARGS)
+# Builds only the watcher product (`swift run` would build every target, tests' helpers and benchmarks included).
+run: deps
+	$(SWIFT) build --product watcher
+	.build/debug/watcher demo $(ARGS)
 
-# Everything CI checks: formatting, no banned imports, and the whole test suite.
-# The wall-clock rate-limit tests measure jitter between two clocks to the tens of milliseconds: they run on
-# their own after the rest, so the parallel suites (daemons, PostgreSQL clusters) do not add jitter of their own.
-WALL_CLOCK_TESTS := WallClockRateLimitTests
+# The suites of the serialized wall-clock phase: they measure on the wall clock (jitter between two rate limiters
+# to the tens of milliseconds; requests per hour against the job plan) and fail when the parallel suites (daemons,
+# PostgreSQL clusters, a browser) take the CPU. `make test` runs them after the rest, one suite at a time.
+WALL_CLOCK_TESTS := WallClockRateLimitTests JobPlanAccuracyTests
+empty :=
+space := $(empty) $(empty)
+WALL_CLOCK_REGEX := $(subst $(space),|,$(strip $(WALL_CLOCK_TESTS)))
+
+# Tier 1, while editing (under 3 minutes on a warm build): formatting and banned imports, then the build and every
+# test that needs no PostgreSQL, no browser and no quiet machine. Such suites say so in their name: `Postgres` (the
+# WatcherPostgresTests target) or `Browser` (BrowserWebUITests, which also holds the docs/openapi.yaml check), and
+# the wall-clock ones are listed above. The test IDs matched are Target.Suite/test().
+CHECK_SKIP := Postgres|Browser|$(WALL_CLOCK_REGEX)
+check: test-deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip '$(CHECK_SKIP)'
+
+# Tier 2, what CI runs (.ci/run) and what a change must pass (about 15 minutes cold): formatting, the build, every
+# suite in parallel but the wall-clock ones, then those alone one at a time, the example adapter package and the
+# bounded fuzzing pass.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip $(WALL_CLOCK_TESTS)
-	$(SWIFT) test --skip-build --filter $(WALL_CLOCK_TESTS)
+	$(SWIFT) test --skip-build --skip '$(WALL_CLOCK_REGEX)'
+	for suite in $(WALL_CLOCK_TESTS); do $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	$(MAKE) example-test
 	$(MAKE) fuzz-ci
 
@@ -72,7 +90,7 @@ test: test-deps lint
 # (SwiftPM recompiles only Hummingbird's two for the other root, about 40 s) instead of a second cold build. Its
 # binary must list esplora beside the built-ins and accept the example config.
 EXAMPLE := examples/esplora-adapter
-example-test:
+example-test: deps
 	$(SWIFT) build --package-path $(EXAMPLE) --scratch-path $(CURDIR)/.build --build-tests
 	$(SWIFT) test --package-path $(EXAMPLE) --scratch-path $(CURDIR)/.build --skip-build
 	.build/debug/watcher-esplora plugins | grep -q '^esplora ' || (echo "watcher-esplora does not list esplora" && false)
@@ -84,16 +102,18 @@ example-test:
 # -sanitize=fuzzer,address, in its own scratch path. `make fuzz` runs each harness FUZZ_SECONDS (default 60);
 # `make fuzz-ci` is the bounded pass `make test` ends with. A crash fails it and is saved under Fuzz/crashes/.
 FUZZ_SECONDS ?= 60
-fuzz:
+fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS)
 
-fuzz-ci:
+fuzz-ci: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh 15
 
+# Formatting (the toolchain's swift format, --strict) and banned imports: the first step of both tiers.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Providers Tests Benchmarks examples/esplora-adapter
 	@! grep -rn "import FoundationNetworking" Sources Providers Tests || (echo "FoundationNetworking is banned: use AsyncHTTPClient" && false)
 
+# Formats the tree in place: what lint asks for.
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Providers Tests Benchmarks examples/esplora-adapter
 
