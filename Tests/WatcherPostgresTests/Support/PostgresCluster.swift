@@ -139,7 +139,7 @@ final class PostgresCluster: Sendable {
         guard let found else {
             throw ClusterError(
                 "PostgreSQL is not installed (no \(root)/*/bin/initdb): run `apt-get install postgresql` "
-                    + "(.ci/run does) to run the postgres sink tests"
+                    + "(make test-deps does) to run the postgres sink tests"
             )
         }
         return found
