@@ -53,7 +53,7 @@ build: deps
 	$(SWIFT) build
 
 # The main job: the demo (simulated network in-process, events on stdout). Pass ARGS=... (e.g. ARGS="--duration 30s").
-# Builds only the watcher product (`swift run` would build every target, tests' helpers and benchmarks included).
+# Builds the watcher product only (what the demo needs), then runs the binary it built.
 run: deps
 	$(SWIFT) build --product watcher
 	.build/debug/watcher demo $(ARGS)
