@@ -7,14 +7,17 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The built-in provider adapters (`Providers/`, one target each).
-let adapters: [Target.Dependency] = ["BlockbookProvider", "RawAddrProvider", "CoinDeskProvider", "JSONPriceProvider"]
+let adapters: [Target.Dependency] = ["BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter"]
 
 let package = Package(
     name: "watcher",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "watcher", targets: ["watcher"]),
+        .library(name: "WatcherBitcoin", targets: ["WatcherBitcoin"]),
         .library(name: "WatcherCore", targets: ["WatcherCore"]),
+        .library(name: "WatcherConfiguration", targets: ["WatcherConfiguration"]),
+        .library(name: "WatcherEventLog", targets: ["WatcherEventLog"]),
         .library(name: "WatcherStorage", targets: ["WatcherStorage"]),
         .library(name: "WatcherSinks", targets: ["WatcherSinks"]),
         .library(name: "WatcherDelivery", targets: ["WatcherDelivery"]),
@@ -47,10 +50,19 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        library("WatcherCore", [.crypto, .logging, .coreMetrics, .httpTypes]),
+        // Bitcoin primitives: Base58Check, Bech32/Bech32m, addresses and networks, `bitcoin:` URIs, hex.
+        library("WatcherBitcoin", [.crypto]),
+        // Domain models and the plug points: ChainProvider, PriceProvider, Sink (with ManagedSink, DeliveryPolicy).
+        library("WatcherCore", [.logging, .httpTypes]),
+        // config → registry → plan: loading watcher.json, the plugin registry and catalog, the job and budget plan.
+        library("WatcherConfiguration", ["WatcherCore", "WatcherBitcoin", .crypto]),
+        // Metrics, /proc stats and the provider health board, read by the runtime (scheduler, engine, delivery).
+        library("WatcherObservability", ["WatcherCore", .coreMetrics, .httpTypes]),
         // The scheduler runtime: per-provider lanes (token bucket, concurrency, circuit breaker), priorities, failover.
-        library("WatcherScheduler", ["WatcherCore", .logging, .serviceLifecycle]),
+        library("WatcherScheduler", ["WatcherCore", "WatcherObservability", .logging, .serviceLifecycle]),
         library("WatcherStorage", ["CLMDB", "WatcherCore", .logging, .nioPosix, .serviceLifecycle, .asyncAlgorithms]),
+        // The durable event log over the store: append with the state in one transaction, read from a cursor.
+        library("WatcherEventLog", ["WatcherCore", "WatcherStorage"]),
         library(
             "WatcherHTTP",
             [
@@ -66,16 +78,39 @@ let package = Package(
         library("WatcherSinks", ["WatcherCore", .crypto, .logging, .httpTypes]),
         // The storage-bound side of the sinks: a worker per sink reading the event log from its cursor, retries and
         // dead letters, log trimming.
-        library("WatcherDelivery", ["WatcherCore", "WatcherSinks", "WatcherStorage", .logging, .serviceLifecycle]),
-        library("WatcherPostgres", ["WatcherCore", "WatcherSinks", .postgresNIO, .nioCore, .logging]),
+        library(
+            "WatcherDelivery",
+            [
+                "WatcherCore",
+                "WatcherConfiguration",
+                "WatcherObservability",
+                "WatcherStorage",
+                "WatcherEventLog",
+                .logging,
+                .serviceLifecycle,
+            ]
+        ),
+        library("WatcherPostgres", ["WatcherCore", .postgresNIO, .nioCore, .logging]),
         library(
             "WatcherEngine",
-            ["WatcherCore", "WatcherScheduler", "WatcherStorage", .crypto, .logging, .serviceLifecycle]
+            [
+                "WatcherCore",
+                "WatcherConfiguration",
+                "WatcherObservability",
+                "WatcherScheduler",
+                "WatcherStorage",
+                "WatcherEventLog",
+                .crypto,
+                .logging,
+                .serviceLifecycle,
+            ]
         ),
         library(
             "WatcherStatus",
             [
                 "WatcherCore",
+                "WatcherConfiguration",
+                "WatcherObservability",
                 "WatcherStorage",
                 .crypto,
                 .hummingbird,
@@ -88,16 +123,29 @@ let package = Package(
         ),
         library(
             "WatcherSimnet",
-            ["WatcherCore", .hummingbird, .hummingbirdWebSocket, .nioWebSocket, .nioCore, .logging, .serviceLifecycle]
+            [
+                "WatcherCore",
+                "WatcherBitcoin",
+                .hummingbird,
+                .hummingbirdWebSocket,
+                .nioWebSocket,
+                .nioCore,
+                .logging,
+                .serviceLifecycle,
+            ]
         ),
         library(
-            "BlockbookProvider",
-            ["WatcherCore", "WatcherHTTP", .httpTypes, .hummingbirdWSClient, .logging],
+            "BlockbookAdapter",
+            ["WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes, .hummingbirdWSClient, .logging],
             path: "Providers/Blockbook"
         ),
-        library("RawAddrProvider", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/RawAddr"),
-        library("CoinDeskProvider", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/CoinDesk"),
-        library("JSONPriceProvider", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/JSONPrice"),
+        library(
+            "RawAddrAdapter",
+            ["WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
+            path: "Providers/RawAddr"
+        ),
+        library("CoinDeskAdapter", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/CoinDesk"),
+        library("JSONPriceAdapter", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/JSONPrice"),
         library(
             "WatcherTesting",
             [
@@ -116,6 +164,7 @@ let package = Package(
             "WatcherPlugins",
             [
                 "WatcherCore",
+                "WatcherConfiguration",
                 "WatcherSinks",
                 "WatcherPostgres",
             ] + adapters
@@ -123,7 +172,9 @@ let package = Package(
         library(
             "WatcherFuzzing",
             [
+                "WatcherBitcoin",
                 "WatcherCore",
+                "WatcherConfiguration",
                 "WatcherHTTP",
                 "WatcherSinks",
                 "WatcherPlugins",
@@ -133,7 +184,11 @@ let package = Package(
         library(
             "WatcherApp",
             [
+                "WatcherBitcoin",
                 "WatcherCore",
+                "WatcherConfiguration",
+                "WatcherObservability",
+                "WatcherEventLog",
                 "WatcherScheduler",
                 "WatcherStorage",
                 "WatcherHTTP",
@@ -161,6 +216,7 @@ let package = Package(
                 "BenchmarkSupport",
                 "WatcherSinks",
                 "WatcherDelivery",
+                "WatcherEventLog",
                 "WatcherStorage",
                 "WatcherCore",
                 "WatcherHTTP",
@@ -177,6 +233,7 @@ let package = Package(
                 "WatcherPostgres",
                 "WatcherSinks",
                 "WatcherDelivery",
+                "WatcherEventLog",
                 "WatcherStorage",
                 "WatcherCore",
                 .postgresNIO,
@@ -195,13 +252,17 @@ let package = Package(
         ),
         tests(
             "WatcherCoreTests",
-            ["WatcherCore", "WatcherScheduler", "WatcherTesting"],
+            ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherScheduler", "WatcherTesting"],
             resources: [.copy("Fixtures")]
         ),
-        tests("WatcherStorageTests", ["WatcherStorage", "WatcherCore", "CLMDB", "watcher-test-helper"]),
+        tests(
+            "WatcherStorageTests",
+            ["WatcherEventLog", "WatcherStorage", "WatcherCore", "CLMDB", "watcher-test-helper"]
+        ),
         tests(
             "WatcherSimnetTests",
             [
+                "WatcherBitcoin",
                 "WatcherSimnet",
                 "WatcherCore",
                 "WatcherTesting",
@@ -214,6 +275,7 @@ let package = Package(
         tests(
             "ProviderTests",
             [
+                "WatcherConfiguration",
                 "WatcherFuzzing",
                 "WatcherTesting",
                 "WatcherFixtures",
@@ -228,11 +290,15 @@ let package = Package(
         ),
         tests(
             "WatcherEngineTests",
-            ["WatcherEngine", "WatcherStorage", "WatcherCore", "WatcherSimnet", "WatcherTesting"]
+            [
+                "WatcherConfiguration", "WatcherEngine", "WatcherStorage", "WatcherCore", "WatcherSimnet",
+                "WatcherTesting",
+            ]
         ),
         tests(
             "WatcherSinksTests",
             [
+                "WatcherEventLog", "WatcherObservability",
                 "WatcherSinks",
                 "WatcherDelivery",
                 "WatcherStorage",
@@ -250,6 +316,7 @@ let package = Package(
         tests(
             "WatcherPostgresTests",
             [
+                "WatcherEventLog", "WatcherObservability",
                 "WatcherPostgres",
                 "watcher",
                 "WatcherEngine",
@@ -268,6 +335,7 @@ let package = Package(
         tests(
             "IntegrationTests",
             [
+                "WatcherConfiguration",
                 "WatcherScheduler",
                 "WatcherApp",
                 "WatcherPlugins",
@@ -279,8 +347,8 @@ let package = Package(
                 "WatcherSinks",
                 "WatcherHTTP",
                 "WatcherSimnet",
-                "BlockbookProvider",
-                "RawAddrProvider",
+                "BlockbookAdapter",
+                "RawAddrAdapter",
                 .hummingbirdWSClient,
                 .asyncHTTPClient,
                 .hummingbird,
@@ -295,13 +363,14 @@ let package = Package(
         tests(
             "WatcherAppTests",
             [
+                "WatcherBitcoin", "WatcherConfiguration",
                 "WatcherApp",
                 "WatcherPlugins",
                 "WatcherCore",
                 "WatcherStorage",
                 "WatcherSimnet",
                 "WatcherTesting",
-                "CoinDeskProvider",
+                "CoinDeskAdapter",
                 "watcher",
             ]
         ),

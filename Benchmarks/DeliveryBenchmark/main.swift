@@ -13,6 +13,7 @@ import ServiceLifecycle
 import Synchronization
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

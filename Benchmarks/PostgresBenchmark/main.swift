@@ -13,6 +13,7 @@ import PostgresNIO
 import ServiceLifecycle
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherPostgres
 import WatcherSinks
 import WatcherStorage

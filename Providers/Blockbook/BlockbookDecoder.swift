@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WatcherBitcoin
 import WatcherCore
 import WatcherHTTP
 

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import WatcherCore
-import WatcherSinks
 import WatcherStorage
 
 /// Retries a sink's dead letters (`watcher deadletters replay`): once each, oldest first, stopping at the first

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import WatcherConfiguration
 import WatcherCore
-import WatcherSinks
+import WatcherEventLog
+import WatcherObservability
 import WatcherStorage
 
 /// The delivery half of the transactional outbox: one ``DeliveryWorker`` per sink and a ``LogTrimmer``, run as one

@@ -1,7 +1,5 @@
 import Foundation
 import WatcherCore
-import WatcherSinks
-import WatcherStorage
 
 /// The outbox cursor of one sink as a pure state machine: given the events after its cursor, the time and the
 /// sink's outcomes, it decides what to send next, when to retry, when to dead-letter, and where the cursor moves.
@@ -10,18 +8,22 @@ import WatcherStorage
 /// Delivery is ordered: nothing after a failing event is sent until that event was delivered or dead-lettered.
 /// Events whose type the ``EventFilter`` rejects are skipped, and the cursor moves past them.
 public struct DeliveryStateMachine: Sendable {
-    /// A failed event waiting for its next attempt.
+    /// A failed event waiting for its next attempt: its persisted ``SinkRetryRecord`` and when the next attempt
+    /// may start (not persisted: after a restart it is due at once).
     public struct PendingRetry: Sendable, Equatable {
-        /// Its log position.
-        public var seq: UInt64
-        /// Attempts made so far.
-        public var attempts: Int
-        /// Where its age counts from: its append time when known, else its first failure.
-        public var since: Date
+        /// What is persisted of it.
+        public var record: SinkRetryRecord
         /// When the next attempt may start.
         public var retryAt: Date
+
+        /// Its log position.
+        public var seq: UInt64 { record.seq }
+        /// Attempts made so far.
+        public var attempts: Int { record.attempts }
+        /// Where its age counts from: its append time when known, else its first failure.
+        public var since: Date { record.since }
         /// The last failure.
-        public var lastError: String
+        public var lastError: String { record.lastError }
     }
 
     /// A run of log events to hand to the sink.
@@ -220,11 +222,14 @@ public struct DeliveryStateMachine: Sendable {
             let backoff = policy.backoff.delay(attempt: attempts - 1, using: &random)
             let delay = after.map { max($0, backoff) } ?? backoff
             pending = PendingRetry(
-                seq: event.seq,
-                attempts: attempts,
-                since: since,
-                retryAt: now.addingTimeInterval(delay.timeInterval),
-                lastError: reason
+                record: SinkRetryRecord(
+                    sink: sink,
+                    seq: event.seq,
+                    attempts: attempts,
+                    since: since,
+                    lastError: reason
+                ),
+                retryAt: now.addingTimeInterval(delay.timeInterval)
             )
             commit.failure = reason
             commit.retryIn = delay

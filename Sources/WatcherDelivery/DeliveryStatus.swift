@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WatcherSinks
+import WatcherObservability
 
 /// One sink's delivery state at one moment: where it is and why it is stuck, if it is. Counts (delivered, failed,
 /// dead-lettered …) are metrics, emitted through ``WatcherMetrics``; this is the state the worker knows and the

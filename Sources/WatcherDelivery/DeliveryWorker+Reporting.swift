@@ -1,6 +1,6 @@
 import Logging
 import WatcherCore
-import WatcherSinks
+import WatcherObservability
 import WatcherStorage
 
 extension DeliveryWorker {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import WatcherCore
-import WatcherSinks
 import WatcherStorage
 
 // The worker's side of the store: loading the cursor, reading batches, committing cursor moves, dead letters and
@@ -38,15 +37,7 @@ extension DeliveryWorker {
                     filter: filter,
                     policy: policy,
                     disabled: disabled,
-                    retrying: retry.map {
-                        .init(
-                            seq: $0.seq,
-                            attempts: $0.attempts,
-                            since: $0.since,
-                            retryAt: now(),
-                            lastError: $0.lastError
-                        )
-                    },
+                    retrying: retry.map { .init(record: $0, retryAt: now()) },
                     seed: UInt64(truncatingIfNeeded: id.hashValue)
                 )
             } catch {
@@ -88,15 +79,7 @@ extension DeliveryWorker {
                 if let cursor = commit.cursor { try txn.setCursor(sink: id, cursor) }
                 switch commit.retry {
                 case .some(.some(let pending)):
-                    try txn.setSinkRetry(
-                        SinkRetryRecord(
-                            sink: id,
-                            seq: pending.seq,
-                            attempts: pending.attempts,
-                            since: pending.since,
-                            lastError: pending.lastError
-                        )
-                    )
+                    try txn.setSinkRetry(pending.record)
                 case .some(.none): try txn.removeSinkRetry(sink: id)
                 case .none: break
                 }

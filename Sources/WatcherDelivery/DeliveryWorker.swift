@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import WatcherCore
-import WatcherSinks
+import WatcherEventLog
+import WatcherObservability
 import WatcherStorage
 
 /// Feeds one sink from its persisted cursor: waits for ``LogSignal`` wake-ups (and polls), reads a batch in a short

@@ -1,5 +1,5 @@
+import WatcherConfiguration
 import WatcherCore
-import WatcherSinks
 
 /// A sink's `events` globs: which event types it receives. Events that do not match are skipped (the cursor moves
 /// past them).

@@ -1,5 +1,4 @@
 import Synchronization
-import WatcherSinks
 
 /// A flag that is set once and read from any task.
 final class Flag: Sendable {

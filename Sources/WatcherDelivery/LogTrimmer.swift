@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import WatcherCore
-import WatcherSinks
+import WatcherObservability
 import WatcherStorage
 
 /// Trims the event log behind the slowest sink and past the retention age, and keeps the append-time index that

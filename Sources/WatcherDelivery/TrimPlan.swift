@@ -1,5 +1,5 @@
 import Foundation
-import WatcherSinks
+import WatcherCore
 import WatcherStorage
 
 /// Where to trim the event log, decided without I/O.

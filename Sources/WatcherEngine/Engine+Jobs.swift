@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import WatcherConfiguration
 import WatcherCore
 import WatcherScheduler
 import WatcherStorage

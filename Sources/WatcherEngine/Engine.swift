@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+import WatcherConfiguration
 import WatcherCore
 import WatcherScheduler
 import WatcherStorage

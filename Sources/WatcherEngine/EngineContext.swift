@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import WatcherCore
+import WatcherEventLog
+import WatcherObservability
 import WatcherScheduler
 import WatcherStorage
 

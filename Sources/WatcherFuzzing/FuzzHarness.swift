@@ -1,8 +1,10 @@
-import BlockbookProvider
-import CoinDeskProvider
+import BlockbookAdapter
+import CoinDeskAdapter
 import Foundation
-import JSONPriceProvider
-import RawAddrProvider
+import JSONPriceAdapter
+import RawAddrAdapter
+import WatcherBitcoin
+import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
 import WatcherPlugins

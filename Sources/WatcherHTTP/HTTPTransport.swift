@@ -88,12 +88,6 @@ extension HTTPTransport {
     }
 }
 
-extension Duration {
-    var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
-}
-
 /// Runs `body`, cancelling it and throwing ``HTTPFetchError/timeout(_:)`` when `budget` runs out first.
 func withDeadline<T: Sendable>(
     _ budget: Duration,

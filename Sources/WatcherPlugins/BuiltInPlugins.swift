@@ -1,7 +1,8 @@
-import BlockbookProvider
-import CoinDeskProvider
-import JSONPriceProvider
-import RawAddrProvider
+import BlockbookAdapter
+import CoinDeskAdapter
+import JSONPriceAdapter
+import RawAddrAdapter
+import WatcherConfiguration
 import WatcherCore
 import WatcherPostgres
 import WatcherSinks

@@ -2,7 +2,6 @@ import Logging
 import NIOCore
 import PostgresNIO
 import WatcherCore
-import WatcherSinks
 
 /// Stores events in a PostgreSQL table, one row per event id.
 ///
@@ -171,8 +170,7 @@ public actor PostgresSink: ManagedSink, SinkSelfTest {
             database: endpoint.database,
             tls: tls
         )
-        let (seconds, attoseconds) = options.timeout.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = options.timeout.milliseconds
         configuration.options.connectTimeout = .milliseconds(milliseconds)
         configuration.options.additionalStartupParameters = [
             ("statement_timeout", "\(milliseconds)"), ("application_name", "watcher"),

@@ -1,5 +1,4 @@
 import WatcherCore
-import WatcherSinks
 
 /// The `postgres` sink: one row per event in a PostgreSQL table, inserted in batches, idempotent by event id.
 public enum PostgresSinkPlugin: SinkPlugin {

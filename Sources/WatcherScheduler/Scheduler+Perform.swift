@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherObservability
 
 extension Scheduler {
     /// Runs `operation` against the first usable provider of `providers`, within the rate limits.

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import WatcherCore
+import WatcherObservability
 
 /// Every provider request goes through the scheduler: a per-provider token bucket and concurrency cap with a
 /// priority queue in front, `Retry-After` pauses, retries with backoff, a circuit breaker per provider, and

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import Prometheus
 import WatcherCore
+import WatcherObservability
 import WatcherStorage
 
 /// The status server's handlers.

@@ -1,5 +1,7 @@
 import Prometheus
+import WatcherConfiguration
 import WatcherCore
+import WatcherObservability
 import WatcherStorage
 
 extension StatusServer {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
 import WatcherPlugins

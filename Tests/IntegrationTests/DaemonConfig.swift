@@ -1,5 +1,6 @@
 import Foundation
 import WatcherApp
+import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Testing
+import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
 import WatcherPlugins

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import BlockbookProvider
+import BlockbookAdapter
 import Foundation
-import RawAddrProvider
+import RawAddrAdapter
 import WatcherCore
 import WatcherHTTP
 import WatcherSimnet

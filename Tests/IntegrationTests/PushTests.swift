@@ -1,4 +1,4 @@
-import BlockbookProvider
+import BlockbookAdapter
 import Foundation
 import HummingbirdWSClient
 import Logging

@@ -1,6 +1,6 @@
-import BlockbookProvider
+import BlockbookAdapter
 import Foundation
-import RawAddrProvider
+import RawAddrAdapter
 import Synchronization
 import Testing
 import WatcherCore

@@ -1,7 +1,7 @@
-import BlockbookProvider
-import CoinDeskProvider
-import JSONPriceProvider
-import RawAddrProvider
+import BlockbookAdapter
+import CoinDeskAdapter
+import JSONPriceAdapter
+import RawAddrAdapter
 import Testing
 import WatcherCore
 import WatcherTesting

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Logging
 import Testing
+import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
 import WatcherTesting

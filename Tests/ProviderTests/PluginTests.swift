@@ -1,9 +1,10 @@
-import BlockbookProvider
-import CoinDeskProvider
-import JSONPriceProvider
+import BlockbookAdapter
+import CoinDeskAdapter
+import JSONPriceAdapter
 import Logging
-import RawAddrProvider
+import RawAddrAdapter
 import Testing
+import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
 import WatcherPlugins

@@ -1,6 +1,6 @@
-import CoinDeskProvider
+import CoinDeskAdapter
 import Foundation
-import JSONPriceProvider
+import JSONPriceAdapter
 import Testing
 import WatcherCore
 import WatcherTesting

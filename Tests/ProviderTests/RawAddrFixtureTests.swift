@@ -1,5 +1,5 @@
 import Foundation
-import RawAddrProvider
+import RawAddrAdapter
 import Testing
 import WatcherCore
 import WatcherHTTP

@@ -1,8 +1,8 @@
-import BlockbookProvider
-import CoinDeskProvider
+import BlockbookAdapter
+import CoinDeskAdapter
 import Foundation
-import JSONPriceProvider
-import RawAddrProvider
+import JSONPriceAdapter
+import RawAddrAdapter
 import Testing
 import WatcherCore
 import WatcherHTTP

@@ -1,9 +1,9 @@
-import BlockbookProvider
-import CoinDeskProvider
+import BlockbookAdapter
+import CoinDeskAdapter
 import Foundation
 import HTTPTypes
-import JSONPriceProvider
-import RawAddrProvider
+import JSONPriceAdapter
+import RawAddrAdapter
 import Testing
 import WatcherCore
 import WatcherHTTP

@@ -1,5 +1,7 @@
 import Testing
 import WatcherApp
+import WatcherBitcoin
+import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherApp
+import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 

@@ -1,5 +1,6 @@
 import Testing
 import WatcherApp
+import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 

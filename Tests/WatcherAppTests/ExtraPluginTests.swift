@@ -1,7 +1,8 @@
-import CoinDeskProvider
+import CoinDeskAdapter
 import Foundation
 import Testing
 import WatcherApp
+import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 

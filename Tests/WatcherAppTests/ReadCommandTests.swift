@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 import WatcherStorage

@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// Bitcoin Core's raw Base58 vectors (no checksum), through ``Base58/encode(_:)`` and ``Base58/decode(_:)``.

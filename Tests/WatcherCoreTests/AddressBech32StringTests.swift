@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// Raw Bech32 (BIP173) and Bech32m (BIP350) string vectors, decoded with ``Bech32/decode(_:)``.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// ``BitcoinAddress`` behaviour beyond the vectors: errors, equality, Codable, networks.

@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// Bitcoin Core's `key_io_valid.json` (address rows) and `key_io_invalid.json`.

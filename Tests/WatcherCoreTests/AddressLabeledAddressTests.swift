@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// ``LabeledAddress/init(parsing:)``: a plain address or a `bitcoin:` URI carrying a label.

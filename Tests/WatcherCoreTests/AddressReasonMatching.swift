@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Maps the reason text of the BIP vectors to the ``AddressError`` case the validator must give.

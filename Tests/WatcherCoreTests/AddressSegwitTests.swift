@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// Segwit address vectors: BIP350 (authoritative) and the original BIP173 list.

@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// BIP21 / BIP321 rules beyond the BIP examples: scheme, keys, decoding, amounts, repeats, pop.

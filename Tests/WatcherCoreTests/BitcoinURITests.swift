@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherCore
 
 /// The BIP21 and BIP321 example URIs, each with its expected parse.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherConfiguration
 import WatcherCore
 
 /// What `watcher accounts list` and `/api/accounts` share: which accounts, in which order, and their JSON.

@@ -1,4 +1,5 @@
 import Testing
+import WatcherConfiguration
 import WatcherCore
 
 /// `--shard K/N`: parsing, a stable partition, and which watches it cuts.

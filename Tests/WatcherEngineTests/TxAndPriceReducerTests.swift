@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherConfiguration
 import WatcherCore
 
 @testable import WatcherEngine

@@ -4,6 +4,7 @@ import PostgresNIO
 import Testing
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherSinks
 import WatcherStorage
 import WatcherTesting

@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherSimnet
 
 /// The simnet's address parser against published vectors (BIP173/BIP350 and real fixture addresses).

@@ -3,6 +3,7 @@ import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

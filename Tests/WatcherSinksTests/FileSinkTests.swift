@@ -3,6 +3,7 @@ import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherSinks
 import WatcherStorage
 import WatcherTesting

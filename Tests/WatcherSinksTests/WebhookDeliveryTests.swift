@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

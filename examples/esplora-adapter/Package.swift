@@ -20,6 +20,7 @@ let package = Package(
         .target(
             name: "EsploraAdapter",
             dependencies: [
+                .product(name: "WatcherBitcoin", package: "watcher"),
                 .product(name: "WatcherCore", package: "watcher"),
                 .product(name: "WatcherHTTP", package: "watcher"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import WatcherBitcoin
+import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
 import WatcherStorage

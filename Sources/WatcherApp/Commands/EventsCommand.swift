@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WatcherConfiguration
 import WatcherCore
 import WatcherDelivery
 import WatcherSinks

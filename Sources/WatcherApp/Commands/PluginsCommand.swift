@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WatcherConfiguration
 import WatcherCore
 
 /// `watcher plugins`: the plugins of this binary (the built-ins and any registered through

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import Synchronization
+import WatcherBitcoin
+import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
 import WatcherScheduler

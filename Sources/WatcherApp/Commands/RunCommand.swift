@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import WatcherConfiguration
 import WatcherCore
 
 /// `watcher run`: the daemon.

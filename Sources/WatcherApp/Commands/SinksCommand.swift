@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
 

@@ -1,4 +1,6 @@
 import Foundation
+import WatcherBitcoin
+import WatcherConfiguration
 import WatcherCore
 import WatcherStorage
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WatcherConfiguration
 import WatcherCore
 
 /// The options every config-reading command shares.

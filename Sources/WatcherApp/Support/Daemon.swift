@@ -2,8 +2,10 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
+import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
+import WatcherObservability
 import WatcherStatus
 import WatcherStorage
 

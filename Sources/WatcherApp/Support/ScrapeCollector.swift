@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
+import WatcherConfiguration
 import WatcherCore
+import WatcherObservability
 import WatcherStorage
 
 /// The gauges `/metrics` computes when it is scraped, from the store, the health board and `/proc/self`: sink

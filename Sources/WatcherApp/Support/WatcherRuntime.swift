@@ -1,10 +1,13 @@
 import AsyncHTTPClient
 import Logging
 import ServiceLifecycle
+import WatcherConfiguration
 import WatcherCore
 import WatcherDelivery
 import WatcherEngine
+import WatcherEventLog
 import WatcherHTTP
+import WatcherObservability
 import WatcherScheduler
 import WatcherSinks
 import WatcherStorage

@@ -57,7 +57,7 @@ public final class ConfigContext {
     }
 
     /// The `${NAME}` references anywhere in `value` whose variable is unset.
-    func unsetReferences(in value: JSONValue) -> [String] {
+    package func unsetReferences(in value: JSONValue) -> [String] {
         switch value {
         case .string(let text):
             var names: [String] = []

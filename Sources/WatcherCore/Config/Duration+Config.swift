@@ -21,17 +21,12 @@ extension Duration {
 
     /// The shortest config form that reads back as this duration, e.g. `"5m"`.
     public var configText: String {
-        let ms = Int64(components.seconds) * 1000 + components.attoseconds / 1_000_000_000_000_000
+        let ms = milliseconds
         if ms == 0 { return "0s" }
         for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
         where ms % size == 0 {
             return "\(ms / size)\(unit)"
         }
         return "\(ms)ms"
-    }
-
-    /// The duration in seconds as a floating-point value, for rates and display.
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

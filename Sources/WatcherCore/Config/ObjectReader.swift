@@ -15,7 +15,7 @@ public final class ObjectReader {
     public let path: ConfigPath
     /// The shared problem list.
     public let context: ConfigContext
-    let members: [JSONValue.Member]
+    package let members: [JSONValue.Member]
     /// Whether the value was an object at all.
     public let isPresent: Bool
     /// Options as read, in order.
@@ -73,7 +73,7 @@ public final class ObjectReader {
     }
 
     /// Removes `key` from what `watcher check` shows (a field that does not apply, e.g. another watch type's).
-    func hide(_ key: String) {
+    package func hide(_ key: String) {
         resolved.removeAll { $0.key == key }
     }
 

@@ -25,7 +25,7 @@ public struct Backoff: Sendable, Equatable {
     /// A jittered delay for attempt `attempt`.
     public func delay(attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
         let ceiling = ceiling(attempt: attempt)
-        let nanos = ceiling.components.seconds * 1_000_000_000 + ceiling.components.attoseconds / 1_000_000_000
+        let nanos = ceiling.nanoseconds
         guard nanos > 0 else { return .zero }
         return .nanoseconds(Int64.random(in: 0...nanos, using: &random))
     }

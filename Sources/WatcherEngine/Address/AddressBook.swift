@@ -1,3 +1,4 @@
+import WatcherConfiguration
 import WatcherCore
 import WatcherStorage
 

@@ -1,4 +1,5 @@
 import Synchronization
+import WatcherConfiguration
 import WatcherCore
 import WatcherStorage
 

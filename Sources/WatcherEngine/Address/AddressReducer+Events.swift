@@ -1,6 +1,5 @@
 import Foundation
 import WatcherCore
-import WatcherStorage
 
 /// The `address.*` events. Ids come from the fact: the address, the txid, and the block for anything about a
 /// confirmation, so a confirmation on a new branch after a reorg is a new fact with a new id.

@@ -1,5 +1,4 @@
 import WatcherCore
-import WatcherStorage
 
 /// What history a poll must read, decided from the stored state and the fresh summary alone.
 extension AddressReducer {

@@ -1,5 +1,4 @@
 import WatcherCore
-import WatcherStorage
 
 /// Pushed mempool transactions, applied from the push's own data with no request: the websocket carries the
 /// whole transaction, so its effect on the address is known exactly.

@@ -1,5 +1,4 @@
 import WatcherCore
-import WatcherStorage
 
 /// Block scanning: a block's transactions matched against the followed set and applied straight from the block's
 /// own data, with no request per address.

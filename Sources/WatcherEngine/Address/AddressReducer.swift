@@ -1,6 +1,5 @@
 import Foundation
 import WatcherCore
-import WatcherStorage
 
 /// The pure rules of one followed address: `reduce(state, observation, now) -> (state, events)`.
 ///

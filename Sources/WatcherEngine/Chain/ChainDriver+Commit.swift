@@ -1,4 +1,5 @@
 import Foundation
+import WatcherConfiguration
 import WatcherCore
 import WatcherStorage
 

@@ -1,4 +1,5 @@
 import Logging
+import WatcherConfiguration
 import WatcherCore
 import WatcherScheduler
 import WatcherStorage

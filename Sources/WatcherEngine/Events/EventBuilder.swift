@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import WatcherCore
-import WatcherStorage
 
 /// A new event, ready to append: id, type and the CloudEvents 1.0 JSON envelope.
 public struct NewEvent: LoggableEvent, Hashable {

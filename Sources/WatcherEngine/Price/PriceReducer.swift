@@ -1,4 +1,5 @@
 import Foundation
+import WatcherConfiguration
 import WatcherCore
 
 /// A price watch's memory: which side of each level the price was on, how many crossings each level has seen,

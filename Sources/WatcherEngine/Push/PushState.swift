@@ -1,4 +1,5 @@
 import Synchronization
+import WatcherConfiguration
 import WatcherCore
 
 /// What a chain's push connection tells its tip job: whether it is up, and whether a block was pushed since the

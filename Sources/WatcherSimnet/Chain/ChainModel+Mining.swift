@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Block production: the funding block, regular blocks and the random traffic that fills them.

@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// The simulated Bitcoin chain: blocks, transactions, mempool and per-address indexes.

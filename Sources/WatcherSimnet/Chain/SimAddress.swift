@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// A mainnet Bitcoin address known to the simnet, with the script it stands for.

@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Parses mainnet address text into a ``SimAddress``, checking checksums.

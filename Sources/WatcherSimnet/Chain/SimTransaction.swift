@@ -1,3 +1,5 @@
+import WatcherBitcoin
+
 /// A reference to one output of a transaction.
 public struct SimOutpoint: Sendable, Hashable {
     /// The transaction id.

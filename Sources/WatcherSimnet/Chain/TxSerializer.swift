@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// The raw wire form of a simulated transaction: BIP144 serialization with plausible signatures.

@@ -1,5 +1,6 @@
 import Hummingbird
 import ServiceLifecycle
+import WatcherBitcoin
 
 /// The one Hummingbird responder behind every simnet path. It classifies the request, applies the
 /// family's rate limit and fault plan, and hands the work to ``DataRouter`` or ``ControlRouter``.

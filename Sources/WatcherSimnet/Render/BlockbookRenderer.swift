@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Renders Blockbook REST v2 answers from a chain snapshot.

@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Blockbook's `Tx` objects for one chain snapshot: the full form of `/api/v2/tx` and address

@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Bitcoin Core's `getrawtransaction` verbose JSON, which Blockbook passes through as

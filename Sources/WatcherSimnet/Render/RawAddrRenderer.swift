@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// Renders blockchain.info-style answers (`/rawaddr`, `/multiaddr`, `/latestblock`) from a chain

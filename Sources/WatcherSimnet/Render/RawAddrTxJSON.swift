@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// blockchain.info's `Tx` object (shared by rawaddr and multiaddr) for one chain snapshot.

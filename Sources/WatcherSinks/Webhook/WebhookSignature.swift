@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WatcherCore
 
 /// Standard Webhooks v1 signing: `v1,` + base64(HMAC-SHA256(key, "id.timestamp.body")), where key is the
 /// base64-decoded secret after its `whsec_` prefix.

@@ -1,48 +1,5 @@
 import Foundation
-
-/// A sink disabled by its destination (HTTP 410 Gone), persisted so that a restart does not call it again.
-public struct SinkDisabledRecord: Sendable, Hashable, Codable {
-    /// The sink id.
-    public var sink: String
-    /// Why it was disabled, for humans.
-    public var reason: String
-    /// The destination it was disabled for (e.g. the webhook URL); a changed destination re-enables the sink.
-    public var destination: String
-    /// When it was disabled.
-    public var disabledAt: Date
-
-    /// Creates a record.
-    public init(sink: String, reason: String, destination: String, disabledAt: Date) {
-        self.sink = sink
-        self.reason = reason
-        self.destination = destination
-        self.disabledAt = disabledAt
-    }
-}
-
-/// The failed event a sink is retrying, persisted with each failed attempt so that a restart continues the count
-/// (`maxAttempts` holds across restarts, as `maxAge` does through the append marks).
-public struct SinkRetryRecord: Sendable, Hashable, Codable {
-    /// The sink id.
-    public var sink: String
-    /// The event's log position.
-    public var seq: UInt64
-    /// Attempts made so far.
-    public var attempts: Int
-    /// Where the event's age counts from.
-    public var since: Date
-    /// The last failure.
-    public var lastError: String
-
-    /// Creates a record.
-    public init(sink: String, seq: UInt64, attempts: Int, since: Date, lastError: String) {
-        self.sink = sink
-        self.seq = seq
-        self.attempts = attempts
-        self.since = since
-        self.lastError = lastError
-    }
-}
+import WatcherCore
 
 /// A point of the append-time index: by `time` the log had reached `seq`, so every event at or below `seq` was
 /// appended at or before `time`. The delivery service records one per trim pass; ages derived from it are never

@@ -1,5 +1,5 @@
 import Foundation
-import JSONPriceProvider
+import JSONPriceAdapter
 import WatcherTesting
 
 extension JSONPriceFeed {

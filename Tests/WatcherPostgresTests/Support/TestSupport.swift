@@ -5,6 +5,8 @@ import PostgresNIO
 import ServiceLifecycle
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
+import WatcherObservability
 import WatcherPostgres
 import WatcherSinks
 import WatcherStorage

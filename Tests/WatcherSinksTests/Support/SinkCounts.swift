@@ -1,5 +1,6 @@
 import MetricsTestKit
 import WatcherCore
+import WatcherObservability
 
 extension TestMetrics {
     /// `watcher_sink_deliveries_total` of `sink` with `outcome` (0 when never counted).

@@ -6,6 +6,7 @@ import ServiceLifecycle
 import Testing
 import WatcherCore
 import WatcherDelivery
+import WatcherEventLog
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage

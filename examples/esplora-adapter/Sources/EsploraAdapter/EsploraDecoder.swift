@@ -1,4 +1,5 @@
 import Foundation
+import WatcherBitcoin
 import WatcherCore
 import WatcherHTTP
 

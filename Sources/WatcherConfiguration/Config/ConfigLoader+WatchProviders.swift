@@ -1,0 +1,64 @@
+import WatcherCore
+
+extension ConfigLoader {
+    /// Checks every provider a watch lists, failover ones included: it exists, it serves the data the watch's
+    /// type needs (every required chain capability, or prices), and a price watch's currency is one it quotes.
+    func checkProviders(
+        _ providerIDs: [String],
+        of reader: ObjectReader,
+        kind: WatchConfig.Kind?,
+        currency: String?,
+        known: [String: ProviderConfig],
+        declared: Set<String>
+    ) {
+        let context = reader.context
+        for (index, providerID) in providerIDs.enumerated() {
+            let path = reader.path.key("providers").index(index)
+            guard let provider = known[providerID] else {
+                if !declared.contains(providerID) {
+                    var message = "no provider has id \(JSONValue.quoted(providerID))"
+                    if let guess = Spelling.suggestion(for: providerID, among: Array(declared)) {
+                        message += "; did you mean \"\(guess)\"?"
+                    } else if !declared.isEmpty {
+                        message += "; providers: \(declared.sorted().joined(separator: ", "))"
+                    }
+                    context.error(path, message)
+                }
+                continue
+            }
+            guard let kind else { continue }
+            let name = "provider \"\(providerID)\" (\(provider.type))"
+            if kind == .price {
+                guard provider.servesPrices else {
+                    context.error(path, "\(name) does not serve prices")
+                    continue
+                }
+                if let currency, let quoted = provider.priceCurrencies, !quoted.contains(currency.uppercased()) {
+                    context.error(
+                        reader.path.key("currency"),
+                        "\(name) does not quote \(currency.uppercased()); it quotes "
+                            + (quoted.isEmpty ? "none" : quoted.joined(separator: ", "))
+                    )
+                }
+                continue
+            }
+            guard provider.servesChain else {
+                context.error(path, "\(name) does not serve chain data")
+                continue
+            }
+            let missing = kind.requiredChainCapabilities.subtracting(provider.chainCapabilities)
+            if !missing.isEmpty {
+                context.error(
+                    path,
+                    "\(name) cannot serve \(kind.rawValue) watches: it lacks \(Self.listed(missing.phrases))"
+                )
+            }
+        }
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        guard items.count > 1, let last = items.last else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + last
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import WatcherCore
+
+/// One entry of `watches`: what to follow, through which providers, how often.
+public struct WatchConfig: Sendable {
+    /// The watch types.
+    public enum Kind: String, Sendable, CaseIterable {
+        case blocks
+        case address
+        case tx
+        case price
+    }
+
+    /// An address to follow, with an optional label (from a `bitcoin:` URI or the `labels` map).
+    public struct WatchedAddress: Sendable, Hashable {
+        /// The address.
+        public var address: String
+        /// Its label.
+        public var label: String?
+
+        /// Creates an entry.
+        public init(address: String, label: String?) {
+            self.address = address
+            self.label = label
+        }
+    }
+
+    /// The id, used in event sources (`watcher/<id>`).
+    public var id: String
+    /// The type.
+    public var kind: Kind
+    /// The chain (`btc`); empty for price watches.
+    public var chain: String
+    /// Provider ids in failover order.
+    public var providers: [String]
+    /// The refresh interval asked for.
+    public var every: Duration
+    /// `blocks`: the most missed blocks announced after downtime.
+    public var maxBackfill: Int = 100
+    /// `address`: the addresses.
+    public var addresses: [WatchedAddress] = []
+    /// `address` and `tx`: confirmation thresholds to announce.
+    public var confirmations: [Int] = []
+    /// `address` and `tx`: blocks a transaction is still followed past its highest threshold, so a reorg that
+    /// removes its block afterwards is reported.
+    public var reorgSafety: Int = 6
+    /// `address`: the first block height whose payments are announced at the first poll (default: the block after
+    /// the tip at the first poll).
+    public var from: Int?
+    /// `address`: how the addresses are followed.
+    public var strategy: AddressStrategy = .auto
+    /// `tx`: the txid.
+    public var txid: String?
+    /// `price`: currencies.
+    public var currencies: [String] = []
+    /// `price`: levels whose upward crossing is announced.
+    public var above: [Decimal] = []
+    /// `price`: levels whose downward crossing is announced.
+    public var below: [Decimal] = []
+    /// `price`: a move of at least this many percent within `window` is announced.
+    public var changePercent: Decimal?
+    /// `price`: the window for `changePercent`.
+    public var window: Duration?
+    /// `price`: emit `price.updated` on every fetch.
+    public var emitUpdates: Bool = false
+
+    /// Creates a watch.
+    public init(id: String, kind: Kind, chain: String, providers: [String], every: Duration) {
+        self.id = id
+        self.kind = kind
+        self.chain = chain
+        self.providers = providers
+        self.every = every
+    }
+
+    /// How an `address` watch follows its addresses.
+    public enum AddressStrategy: String, Sendable, CaseIterable {
+        /// The cheaper of the two within the provider's budget (see `JobPlan`).
+        case auto
+        /// A summary per address (batched where the provider can) every `every`: sees the mempool; costs grow
+        /// with the number of addresses.
+        case poll
+        /// Each new block read once and matched against every followed address: costs grow with blocks, not
+        /// addresses; confirmed payments only (no mempool).
+        case scan
+    }
+
+    /// The default refresh interval per type.
+    public static func defaultInterval(_ kind: Kind) -> Duration {
+        switch kind {
+        case .blocks: .seconds(30)
+        case .address: .seconds(120)
+        case .tx: .seconds(60)
+        case .price: .seconds(60)
+        }
+    }
+}

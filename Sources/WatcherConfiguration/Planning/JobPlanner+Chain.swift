@@ -1,0 +1,226 @@
+import WatcherCore
+
+/// The jobs of one chain: its tip (a `blocks` watch, or the implicit tip tracker), its `address` watches, and
+/// its CLI-followed accounts.
+extension JobPlanner {
+    func chainJobs(_ chain: String, providers all: [String]) -> [JobPlan.Job] {
+        let watches = config.watches.filter { $0.chain == chain && $0.kind != .price }
+        let addressWatches = watches.filter { $0.kind == .address }
+        let followers = watches.filter { $0.kind == .address || $0.kind == .tx }
+        let accounts = settings.accounts[chain] ?? 0
+        var jobs: [JobPlan.Job] = []
+        var strategies: [String: WatchConfig.AddressStrategy] = [:]
+        for watch in addressWatches { strategies[watch.id] = strategy(watch) }
+        let scanned = addressWatches.filter { strategies[$0.id] == .scan }.map(\.id)
+        if let blocks = watches.first(where: { $0.kind == .blocks }) {
+            jobs.append(
+                tipJob(
+                    chain,
+                    name: "watch \(blocks.id)",
+                    watch: blocks.id,
+                    providers: blocks.providers,
+                    every: blocks.every,
+                    maxBackfill: blocks.maxBackfill,
+                    announce: true,
+                    active: true,
+                    scanned: scanned
+                )
+            )
+        } else {
+            var ordered: [String] = []
+            for id in followers.flatMap(\.providers) + all where !ordered.contains(id) && has(id, .tip) {
+                ordered.append(id)
+            }
+            if !ordered.isEmpty {
+                jobs.append(
+                    tipJob(
+                        chain,
+                        name: "tip \(chain)",
+                        watch: "tip-\(chain)",
+                        providers: ordered,
+                        every: watches.map(\.every).min() ?? settings.tipInterval,
+                        maxBackfill: 0,
+                        announce: false,
+                        active: !followers.isEmpty || accounts > 0,
+                        scanned: scanned
+                    )
+                )
+            }
+        }
+        if let push = pushJob(chain, tip: jobs.first, addressWatches: addressWatches, accounts: accounts) {
+            jobs.append(push)
+        }
+        for watch in addressWatches {
+            let (requests, how) = roundCost(watch.addresses.count, on: watch.providers.first)
+            let chosen = strategies[watch.id] ?? .poll
+            let choice = choiceText(watch, picked: chosen)
+            if chosen == .scan {
+                jobs.append(
+                    .init(
+                        name: "watch \(watch.id)",
+                        work: .addresses(chain: chain, watch: watch.id, strategy: .scan),
+                        providers: watch.providers,
+                        every: watch.every,
+                        requestsPerHour: 0,
+                        detail: "scanned with each block; balances filled once at low priority (\(how)); " + choice,
+                        whileFollowing: false
+                    )
+                )
+            } else {
+                jobs.append(
+                    .init(
+                        name: "watch \(watch.id)",
+                        work: .addresses(chain: chain, watch: watch.id, strategy: .poll),
+                        providers: watch.providers,
+                        every: watch.every,
+                        requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
+                        detail: "\(how) every \(watch.every.configText) and after each new block, plus history when "
+                            + "a balance changes; "
+                            + choice,
+                        whileFollowing: false
+                    )
+                )
+            }
+        }
+        let accountsScanned = jobs.contains { job in
+            guard case .chain(_, _, _, _, _, let scan?) = job.work else { return false }
+            return scan.watches.contains(JobPlan.accountsWatch)
+        }
+        let accountProviders = addressWatches.first?.providers ?? all.filter { has($0, .address) }
+        if !accountProviders.isEmpty {
+            let refresh = settings.accountsInterval
+            let (requests, how) = roundCost(accounts, on: accountProviders.first)
+            jobs.append(
+                .init(
+                    name: "accounts \(chain)",
+                    work: .accounts(chain: chain, refresh: refresh),
+                    providers: accountProviders,
+                    every: settings.accountsCheck,
+                    requestsPerHour: Double(requests)
+                        * (Self.perHour(refresh) + (accountsScanned ? 0 : settings.blocksPerHour)),
+                    detail: accounts == 0
+                        ? "no CLI-followed accounts (the store is read every \(settings.accountsCheck.configText))"
+                        : "\(how) every \(refresh.configText) for CLI-followed accounts, new ones at once; "
+                            + (accountsScanned
+                                ? "their confirmed payments come with each scanned block"
+                                : "and after each new block"),
+                    whileFollowing: true
+                )
+            )
+        }
+        return jobs
+    }
+
+    func tipJob(
+        _ chain: String,
+        name: String,
+        watch: String,
+        providers: [String],
+        every: Duration,
+        maxBackfill: Int,
+        announce: Bool,
+        active: Bool,
+        scanned: [String]
+    ) -> JobPlan.Job {
+        let headerProviders = providers.filter { has($0, .block) }
+        let scanProviders = providers.filter { has($0, .blockTransactions) }
+        // The CLI's accounts are scanned wherever blocks can be: their payments then come with each block.
+        let scan =
+            scanProviders.isEmpty || headerProviders.isEmpty
+            ? nil : JobPlan.Scan(watches: scanned + [JobPlan.accountsWatch], providers: scanProviders)
+        let cost = tipCost(providers.first)
+        var perHour = Double(cost) * Self.perHour(every) + (headerProviders.isEmpty ? 0 : settings.blocksPerHour)
+        var detail = "tip every \(every.configText)" + (cost > 1 ? " (\(cost) requests each)" : "")
+        detail += headerProviders.isEmpty ? " (no block headers)" : " + ~\(Int(settings.blocksPerHour)) block headers"
+        let scannedNow = scanned + ((settings.accounts[chain] ?? 0) > 0 ? ["CLI accounts"] : [])
+        if scan != nil, !scannedNow.isEmpty {
+            perHour += settings.blocksPerHour * Double(JobPlan.pagesPerBlock)
+            detail +=
+                " + ~\(JobPlan.pagesPerBlock) transaction pages per block, scanned for "
+                + scannedNow.joined(separator: ", ")
+        }
+        if !active { detail = "idle until an address or txid of \(chain) is followed; then " + detail }
+        return .init(
+            name: name,
+            work: .chain(
+                chain: chain,
+                watch: watch,
+                maxBackfill: maxBackfill,
+                announce: announce,
+                headerProviders: headerProviders,
+                scan: scan
+            ),
+            providers: providers,
+            every: every,
+            requestsPerHour: active ? perHour : 0,
+            detail: detail,
+            whileFollowing: !announce
+        )
+    }
+}
+
+/// The strategy of each `address` watch.
+extension JobPlanner {
+    /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
+    func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?) {
+        let (requests, _) = roundCost(watch.addresses.count, on: watch.providers.first)
+        let poll = Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour)
+        let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
+        return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
+    }
+
+    /// `auto` polls while polling fits in half the provider's budget (polling also sees the mempool), and scans
+    /// beyond that: then the cost grows with blocks, not addresses.
+    func strategy(_ watch: WatchConfig) -> WatchConfig.AddressStrategy {
+        let (poll, scan) = costs(watch)
+        switch watch.strategy {
+        case .poll: return .poll
+        case .scan: return scan == nil ? .poll : .scan
+        case .auto:
+            guard scan != nil else { return .poll }
+            let budget = watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin
+            return poll <= (budget?.requestsPerHour ?? .infinity) / 2 ? .poll : .scan
+        }
+    }
+
+    func choiceText(_ watch: WatchConfig, picked: WatchConfig.AddressStrategy) -> String {
+        let (poll, scan) = costs(watch)
+        var text = "poll \(Int(poll.rounded()))/h (mempool and blocks within \(watch.every.configText))"
+        text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
+        if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
+            text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
+        } else {
+            text += ", push n/a"
+        }
+        return text + "; "
+            + (watch.strategy == .auto ? "auto picks \(picked.rawValue)" : "\(picked.rawValue) as configured")
+    }
+}
+
+/// The push connection of a chain.
+extension JobPlanner {
+    /// The push job of `chain`, when the first provider of its tip job has push enabled.
+    func pushJob(_ chain: String, tip: JobPlan.Job?, addressWatches: [WatchConfig], accounts: Int) -> JobPlan.Job? {
+        guard let tip, case .chain = tip.work, let provider = tip.providers.first,
+            let capacity = config.provider(provider)?.pushAddresses
+        else { return nil }
+        let followed = addressWatches.reduce(accounts) { $0 + $1.addresses.count }
+        var detail =
+            "websocket: new blocks start the tip job at once and replace its polling while connected (a safety "
+            + "poll every \(JobPlan.pushSafetyPoll.configText)); mempool payments of "
+        detail +=
+            followed > capacity
+            ? "\(capacity) of the \(followed) followed addresses (the rest wait for their poll or scan)"
+            : "every followed address"
+        detail += ", applied from the push with no request"
+        return .init(
+            name: "push \(chain)",
+            work: .push(chain: chain, addresses: capacity),
+            providers: [provider],
+            every: .seconds(1),
+            requestsPerHour: 0,
+            detail: detail,
+            whileFollowing: false
+        )
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The engine's memory of one watched address: the last summary and the transactions it has reported.
+public struct AddressState: Sendable, Hashable, Codable {
+    /// A transaction known to touch the address.
+    public struct TrackedTx: Sendable, Hashable, Codable {
+        /// The txid.
+        public var txid: String
+        /// The confirming block's height, `nil` while unconfirmed.
+        public var blockHeight: Int?
+        /// The confirming block's hash, `nil` while unconfirmed.
+        public var blockHash: String?
+        /// Net effect on the address, in satoshi.
+        public var deltaSat: Int64
+        /// Confirmation thresholds already announced.
+        public var announced: [Int]
+
+        /// Creates a tracked transaction.
+        public init(txid: String, blockHeight: Int?, blockHash: String?, deltaSat: Int64, announced: [Int] = []) {
+            self.txid = txid
+            self.blockHeight = blockHeight
+            self.blockHash = blockHash
+            self.deltaSat = deltaSat
+            self.announced = announced
+        }
+    }
+
+    /// The chain.
+    public var chain: String
+    /// The address.
+    public var address: String
+    /// The last summary seen, `nil` before the first poll.
+    public var summary: AddressSummary?
+    /// Known transactions by txid.
+    public var txs: [String: TrackedTx]
+    /// When it was last refreshed.
+    public var updatedAt: Date?
+    /// The first block height whose transactions are announced; older history found at the first observation is
+    /// recorded silently. Set at the first observation (the watch's `from`, else the tip then + 1).
+    public var since: Int?
+
+    /// Creates an empty state.
+    public init(chain: String, address: String, summary: AddressSummary? = nil, txs: [String: TrackedTx] = [:]) {
+        self.chain = chain
+        self.address = address
+        self.summary = summary
+        self.txs = txs
+    }
+}

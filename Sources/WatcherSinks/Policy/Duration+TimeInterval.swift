@@ -1,8 +1,0 @@
-import Foundation
-
-extension Duration {
-    /// The duration in seconds as a `TimeInterval` (signature timestamps, retry times, retention).
-    package var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
