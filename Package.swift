@@ -75,7 +75,7 @@ let package = Package(
                 .logging,
             ]
         ),
-        library("WatcherSinks", ["WatcherCore", .crypto, .logging, .httpTypes]),
+        library("WatcherSinks", ["WatcherCore", "WatcherHTTP", .crypto, .logging, .httpTypes]),
         // The storage-bound side of the sinks: a worker per sink reading the event log from its cursor, retries and
         // dead letters, log trimming.
         library(
@@ -250,130 +250,108 @@ let package = Package(
             path: "Tests/ProviderTests/Fixtures",
             resources: [.copy("blockbook"), .copy("price"), .copy("rawaddr")]
         ),
+        // What the test targets share: temporary directories, free ports, a process runner that waits off the
+        // concurrency threads, webhook receivers and event helpers. Internal: the public kit is WatcherTesting.
+        library(
+            "WatcherTestSupport",
+            [
+                "WatcherCore", "WatcherDelivery", "WatcherEventLog", "WatcherHTTP", "WatcherObservability",
+                "WatcherSinks", "WatcherStorage", "WatcherTesting", .asyncHTTPClient, .httpTypes, .hummingbird,
+                .logging, .metricsTestKit, .serviceLifecycle,
+            ],
+            path: "Tests/Support/WatcherTestSupport"
+        ),
         tests(
-            "WatcherCoreTests",
-            ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherScheduler", "WatcherTesting"],
+            "WatcherBitcoinTests",
+            ["WatcherBitcoin", "WatcherCore"],
             resources: [.copy("Fixtures")]
         ),
         tests(
+            "WatcherCoreTests",
+            ["WatcherCore"]
+        ),
+        tests(
+            "WatcherConfigurationTests",
+            ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherPlugins", "WatcherTestSupport"]
+        ),
+        tests(
+            "WatcherSchedulerTests",
+            ["WatcherCore", "WatcherScheduler", "WatcherTesting"]
+        ),
+        tests(
             "WatcherStorageTests",
-            ["WatcherEventLog", "WatcherStorage", "WatcherCore", "CLMDB", "watcher-test-helper"]
+            ["CLMDB", "WatcherCore", "WatcherStorage", "WatcherTestSupport", "watcher-test-helper"]
         ),
         tests(
-            "WatcherSimnetTests",
-            [
-                "WatcherBitcoin",
-                "WatcherSimnet",
-                "WatcherCore",
-                "WatcherTesting",
-                "WatcherFixtures",
-                .asyncHTTPClient,
-                .nioCore,
-                .nioHTTP1,
-            ]
+            "WatcherEventLogTests",
+            ["WatcherCore", "WatcherEventLog", "WatcherStorage", "WatcherTestSupport"]
         ),
         tests(
-            "ProviderTests",
-            [
-                "WatcherConfiguration",
-                "WatcherFuzzing",
-                "WatcherTesting",
-                "WatcherFixtures",
-                "WatcherSimnet",
-                "WatcherHTTP",
-                "WatcherCore",
-                "WatcherPlugins",
-                .httpTypes,
-                .logging,
-            ] + adapters,
-            exclude: ["Fixtures"]
-        ),
-        tests(
-            "WatcherEngineTests",
-            [
-                "WatcherConfiguration", "WatcherEngine", "WatcherStorage", "WatcherCore", "WatcherSimnet",
-                "WatcherTesting",
-            ]
+            "WatcherHTTPTests",
+            ["WatcherCore", "WatcherHTTP", "WatcherTestSupport", "WatcherTesting", .httpTypes]
         ),
         tests(
             "WatcherSinksTests",
             [
-                "WatcherEventLog", "WatcherObservability",
-                "WatcherSinks",
-                "WatcherDelivery",
-                "WatcherStorage",
-                "WatcherHTTP",
-                "WatcherCore",
-                "WatcherTesting",
-                .logging,
-                .serviceLifecycle,
-                .hummingbird,
-                .httpTypes,
-                .asyncHTTPClient,
-                .metricsTestKit,
+                "WatcherCore", "WatcherDelivery", "WatcherEventLog", "WatcherSinks", "WatcherStorage",
+                "WatcherTestSupport", "WatcherTesting", .metricsTestKit,
+            ]
+        ),
+        tests(
+            "WatcherDeliveryTests",
+            [
+                "WatcherCore", "WatcherDelivery", "WatcherEventLog", "WatcherHTTP", "WatcherSinks", "WatcherStorage",
+                "WatcherTestSupport", "WatcherTesting", .metricsTestKit,
             ]
         ),
         tests(
             "WatcherPostgresTests",
             [
-                "WatcherEventLog", "WatcherObservability",
-                "WatcherPostgres",
-                "watcher",
-                "WatcherEngine",
-                "WatcherSimnet",
-                "WatcherSinks",
-                "WatcherDelivery",
-                "WatcherStorage",
-                "WatcherCore",
+                "WatcherCore", "WatcherDelivery", "WatcherEngine", "WatcherEventLog", "WatcherObservability",
+                "WatcherPostgres", "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport",
+                "WatcherTesting", "watcher", .logging, .metricsTestKit, .postgresNIO, .serviceLifecycle,
+            ]
+        ),
+        tests(
+            "WatcherEngineTests",
+            [
+                "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherSimnet", "WatcherStorage",
                 "WatcherTesting",
-                .postgresNIO,
-                .logging,
-                .serviceLifecycle,
-                .metricsTestKit,
+            ]
+        ),
+        tests(
+            "WatcherSimnetTests",
+            [
+                "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", .asyncHTTPClient,
+                .nioCore, .nioHTTP1,
+            ]
+        ),
+        tests(
+            "ProviderTests",
+            [
+                "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter", "WatcherConfiguration",
+                "WatcherCore", "WatcherFixtures", "WatcherFuzzing", "WatcherHTTP", "WatcherPlugins", "WatcherSimnet",
+                "WatcherTesting", .httpTypes, .logging,
+            ],
+            exclude: ["Fixtures"]
+        ),
+        tests(
+            "WatcherAppTests",
+            [
+                "CoinDeskAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore", "WatcherPlugins",
+                "WatcherSimnet", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher",
             ]
         ),
         tests(
             "IntegrationTests",
             [
-                "WatcherConfiguration",
-                "WatcherScheduler",
-                "WatcherApp",
-                "WatcherPlugins",
-                "watcher",
-                "WatcherCore",
-                "WatcherTesting",
-                "WatcherStorage",
-                "WatcherEngine",
-                "WatcherSinks",
-                "WatcherHTTP",
-                "WatcherSimnet",
-                "BlockbookAdapter",
-                "RawAddrAdapter",
-                .hummingbirdWSClient,
-                .asyncHTTPClient,
-                .hummingbird,
-                .httpTypes,
-                .nioCore,
-                .nioWebSocket,
-                .nioHTTP1,
-                .logging,
-                .serviceLifecycle,
+                "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
+                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherScheduler", "WatcherSimnet", "WatcherSinks",
+                "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher", .asyncHTTPClient, .httpTypes,
+                .hummingbird, .hummingbirdWSClient, .logging, .nioCore, .nioHTTP1, .nioWebSocket, .serviceLifecycle,
             ]
         ),
-        tests(
-            "WatcherAppTests",
-            [
-                "WatcherBitcoin", "WatcherConfiguration",
-                "WatcherApp",
-                "WatcherPlugins",
-                "WatcherCore",
-                "WatcherStorage",
-                "WatcherSimnet",
-                "WatcherTesting",
-                "CoinDeskAdapter",
-                "watcher",
-            ]
-        ),
+
     ]
 )
 

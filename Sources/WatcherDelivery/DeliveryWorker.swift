@@ -81,6 +81,9 @@ public struct DeliveryWorker: Service {
                 group.addTask {
                     for await _ in signals { wake.yield() }
                 }
+                // The safety poll is a wake-up, not a reading of time: no decision depends on when it fires
+                // (retries and ages use the injected clock and `now`), so it sleeps on the system's clock and a
+                // manual clock in tests is never advanced by it.
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: pollInterval)
@@ -151,11 +154,16 @@ public struct DeliveryWorker: Service {
     }
 
     private func deliver(_ events: [SinkEvent]) async -> DeliveryReport {
-        let clock = ContinuousClock()
-        let start = clock.now
-        defer { metrics.sinkDeliveryDuration(sink.id, start.duration(to: clock.now)) }
-        if let managed { return await managed.deliverReporting(events) }
-        return DeliveryReport(outcomes: await sink.deliver(events))
+        var report = DeliveryReport(outcomes: [])
+        let elapsed = await clock.measure {
+            if let managed {
+                report = await managed.deliverReporting(events)
+            } else {
+                report = DeliveryReport(outcomes: await sink.deliver(events))
+            }
+        }
+        metrics.sinkDeliveryDuration(sink.id, elapsed)
+        return report
     }
 
     /// Waits for the commit in flight, if any. Returns `false` when it failed: the machine then restarts from the
@@ -182,9 +190,9 @@ public struct DeliveryWorker: Service {
         }
     }
 
-    /// Waits a poll interval after an error (cut short by graceful shutdown).
+    /// Waits a poll interval on the injected clock after an error (cut short by graceful shutdown).
     func pause() async {
-        let interval = pollInterval
-        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        let (interval, clock) = (pollInterval, self.clock)
+        try? await cancelWhenGracefulShutdown { try await clock.sleep(for: interval) }
     }
 }

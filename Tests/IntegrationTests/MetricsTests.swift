@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTestSupport
 import WatcherTesting
 
 /// `/metrics` of a real `watcher run` carries every family `docs/operations.md` documents and the alert rules
@@ -55,7 +56,7 @@ struct MetricsTests {
     }
 
     @Test func everyFamilyIsThereAndTheDeliveryCountersMove() async throws {
-        let deadPort = try StatusServerTests.freePort()
+        let deadPort = try freePort()
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
@@ -98,7 +99,7 @@ struct MetricsTests {
                             != nil
                 }
                 let text = await scrape()
-                let parsed = try StatusServerTests.prometheusParse(text)
+                let parsed = try await StatusServerTests.prometheusParse(text)
                 #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
                 #expect(Self.value(text, #"watcher_provider_up{provider="bb"}"#) == 1)
                 #expect(Self.value(text, #"watcher_followed_addresses{watch="wallet"}"#) == 1)

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import WatcherSimnet
+import WatcherTestSupport
 import WatcherTesting
 
 /// `watcher run --http` as a real process: `/metrics` parses with Prometheus' own text parser, and `/healthz`
@@ -21,46 +22,16 @@ struct StatusServerTests {
     }
 
     /// Parses Prometheus text with the reference Python parser (`prometheus_client`, installed by `.ci/run`).
-    static func prometheusParse(_ text: String) throws -> (status: Int32, output: String) {
+    static func prometheusParse(_ text: String) async throws -> (status: Int32, output: String) {
         let script = """
             import sys
             from prometheus_client.parser import text_string_to_metric_families
             names = sorted(f.name for f in text_string_to_metric_families(sys.stdin.read()))
             print("\\n".join(names))
             """
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: ProcessInfo.processInfo.environment["WATCHER_PYTHON"] ?? "/usr/bin/python3"
-        )
-        process.arguments = ["-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let python = ProcessInfo.processInfo.environment["WATCHER_PYTHON"] ?? "/usr/bin/python3"
+        let outcome = try await ProcessRunner.run([python, "-c", script], input: text)
+        return (outcome.status, outcome.output)
     }
 
     @Test func metricsParseAndHealthFollowsTheProvider() async throws {
@@ -92,7 +63,7 @@ struct StatusServerTests {
                         == true
                 }
                 let metrics = try await Self.get(client, "\(base)/metrics")
-                let parsed = try Self.prometheusParse(metrics.body)
+                let parsed = try await Self.prometheusParse(metrics.body)
                 #expect(parsed.status == 0, "prometheus_client could not parse /metrics: \(parsed.output)")
                 for family in [
                     "watcher_provider_requests", "watcher_events_emitted", "watcher_rate_limiter_wait_seconds",

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherStorage
+import WatcherTestSupport
 import WatcherTesting
 
 /// `watcher accounts remove` on a real store: it removes only accounts added with `accounts add`, keeps the
@@ -68,7 +69,7 @@ struct AccountsRemoveTests {
 
     @Test func anAddressFollowedOnlyByTheConfigIsLeftAlone() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try await Self.setUp(dir)
         let before = try await Self.held(dir)
         let result = try await WatcherProcess.run(["accounts", "remove", "--config", config, Self.configured])
@@ -86,7 +87,7 @@ struct AccountsRemoveTests {
 
     @Test func aCLIAccountIsRemovedWithItsState() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try await Self.setUp(dir)
         let result = try await WatcherProcess.run(["accounts", "remove", "--config", config, Self.added])
         #expect(result.status == 0, "\(result.stderr)")
@@ -99,7 +100,7 @@ struct AccountsRemoveTests {
 
     @Test func anAccountTheConfigAlsoFollowsKeepsItsState() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try await Self.setUp(dir, bothFollow: true)
         let result = try await WatcherProcess.run(["accounts", "remove", "--config", config, Self.configured])
         #expect(result.status == 0, "\(result.stderr)")
@@ -116,7 +117,7 @@ struct AccountsRemoveTests {
 
     @Test func anAddressNobodyFollowsChangesNothing() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try await Self.setUp(dir)
         let before = try await Self.held(dir)
         let result = try await WatcherProcess.run(["accounts", "remove", "--config", config, Self.stranger])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherStorage
+import WatcherTestSupport
 import WatcherTesting
 
 /// The `watcher` binary: exit codes, help, check output, and clean shutdown on signals.
@@ -47,7 +48,7 @@ struct CLITests {
 
     @Test func checkListsAllThreeErrorsAndHidesSecrets() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
         let path = try dir.write(
             "bad.json",
@@ -69,7 +70,7 @@ struct CLITests {
 
     @Test func checkMasksSecretsInResolvedConfig() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
         let path = try dir.write(
             "ok.json",
@@ -86,7 +87,7 @@ struct CLITests {
 
     @Test func initWritesAConfigThatPassesCheck() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let written = try await WatcherProcess.run(["init"], directory: dir.url)
         #expect(written.status == 0)
         let again = try await WatcherProcess.run(["init"], directory: dir.url)
@@ -110,7 +111,7 @@ struct CLITests {
     @Test(arguments: [SIGINT, SIGTERM])
     func runStopsCleanlyOnSignal(_ signal: Int32) async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try dir.write(
             "watcher.json",
             """

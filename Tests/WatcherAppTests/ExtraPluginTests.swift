@@ -5,6 +5,7 @@ import WatcherApp
 import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
+import WatcherTestSupport
 
 /// A plugin registered the way an out-of-tree binary does (`WatcherCommand.main(providers:)`) is seen by what
 /// every command goes through: config loading and the catalog. Without it, the same config is refused.
@@ -35,7 +36,7 @@ struct ExtraPluginTests {
 
     @Test func aCommandSeesPluginsBoundForIt() throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let path = try dir.write("watcher.json", Self.config)
         var options = ConfigOptions()
         options.config = path

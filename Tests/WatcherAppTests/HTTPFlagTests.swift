@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTestSupport
 import WatcherTesting
 
 /// `watcher run --http`: a port in use is named with the flag, and an address beyond loopback is warned about.
@@ -7,7 +8,7 @@ import WatcherTesting
 struct HTTPFlagTests {
     @Test func aPortInUseNamesTheFlagAndTheAddress() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try StoreGuardTests.config(dir)
         let socket = LoopbackSocket.listeningSocket()
         defer { close(socket.descriptor) }
@@ -22,7 +23,7 @@ struct HTTPFlagTests {
 
     @Test func bindingBeyondLoopbackIsWarnedAbout() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try StoreGuardTests.config(dir)
         let running = try WatcherProcess(["run", "--config", config, "--http", "0.0.0.0:0"])
         try await running.waitForOutput("listens beyond this machine")

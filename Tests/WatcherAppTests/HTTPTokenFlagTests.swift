@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTestSupport
 import WatcherTesting
 
 /// `--http-token`: an empty token (an unset variable in `--http-token "$VAR"`) must not open writes, and a token
@@ -8,7 +9,7 @@ import WatcherTesting
 struct HTTPTokenFlagTests {
     @Test(arguments: ["run", "demo"]) func anEmptyTokenIsRefused(command: String) async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try StoreGuardTests.config(dir)
         let arguments = command == "run" ? ["run", "--config", config] : ["demo", "--data", dir.url.path]
         let result = try await WatcherProcess.run(arguments + ["--http", "0.0.0.0:0", "--http-token", " "])
@@ -18,7 +19,7 @@ struct HTTPTokenFlagTests {
 
     @Test func aTokenNeedsHTTP() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try StoreGuardTests.config(dir)
         let result = try await WatcherProcess.run(["run", "--config", config, "--http-token", "t0ken"])
         #expect(result.status == 2)

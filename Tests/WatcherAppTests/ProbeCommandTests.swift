@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
+import WatcherTestSupport
 import WatcherTesting
 
 /// `watcher probe` as a real process against an in-process simnet: every query on every adapter, the exit
@@ -47,7 +48,7 @@ struct ProbeCommandTests {
 
         func stop() async {
             await simnet.shutdown()
-            directory.cleanup()
+            directory.remove()
         }
 
         /// Starts a setup, runs `body` and stops it whatever happens.

@@ -4,6 +4,7 @@ import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 import WatcherStorage
+import WatcherTestSupport
 import WatcherTesting
 
 @testable import WatcherApp
@@ -21,7 +22,7 @@ struct ReadCommandTests {
 
     @Test func readCommandsNeedNoSinkSecrets() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try dir.write("watcher.json", Self.hookConfig)
         let store = try Store(path: dir.url.appendingPathComponent("data").path)
         _ = try await store.write { try $0.appendEvent(id: "evt_1", type: "block.new", body: Array("{}".utf8)) }
@@ -67,7 +68,7 @@ struct ReadCommandTests {
 
     @Test func readCommandsNameAStoragePathThatIsAFile() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         _ = try dir.write("not-a-dir", "x")
         let config = try StoreGuardTests.config(dir, path: "./not-a-dir")
         for command in [["blocks"], ["events", "list"]] {

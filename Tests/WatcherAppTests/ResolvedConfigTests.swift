@@ -4,6 +4,7 @@ import WatcherApp
 import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
+import WatcherTestSupport
 
 /// What `watcher check` prints as the resolved config is itself a config that passes `check`, and resolving it
 /// again changes nothing: only the fields of each watch's own type are shown, defaults included.
@@ -51,7 +52,7 @@ struct ResolvedConfigTests {
 
     @Test(arguments: ["blocks", "address", "tx", "price"])
     func minimalWatchResolvesToAConfigThatLoads(_ kind: String) throws {
-        let text = ConfigErrorTests.config(watches: "[\(Self.minimalWatches[kind] ?? "")]")
+        let text = ConfigText.config(watches: "[\(Self.minimalWatches[kind] ?? "")]")
         let (first, second) = try Self.roundTrip(text)
         #expect(first == second)
         // Only the watch's own fields (and the common ones) are shown.

@@ -5,6 +5,7 @@ import WatcherConfiguration
 import WatcherCore
 import WatcherPlugins
 import WatcherStorage
+import WatcherTestSupport
 import WatcherTesting
 
 /// The store is guarded against what an operator can do to it: a second daemon on the same data directory, a
@@ -25,7 +26,7 @@ struct StoreGuardTests {
 
     @Test func aSecondDaemonOnOneDataDirectoryRefusesToStart() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try Self.config(dir)
         let first = try WatcherProcess(["run", "--config", config])
         try await first.waitForOutput("watcher started")
@@ -51,7 +52,7 @@ struct StoreGuardTests {
 
     @Test func aTruncatedStoreIsNamedNotACrash() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let config = try Self.config(dir)
         let data = dir.url.appendingPathComponent("data").path
         let store = try Store(path: data)
@@ -83,7 +84,7 @@ struct StoreGuardTests {
 
     @Test func aStoragePathThatIsAFileIsNamed() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         _ = try dir.write("not-a-dir", "x")
         let config = try Self.config(dir, path: "./not-a-dir")
         let result = try await WatcherProcess.run(["run", "--config", config])
@@ -98,7 +99,7 @@ struct StoreGuardTests {
 struct ConfigLimitTests {
     @Test func anOversizedConfigIsRefusedBeforeItIsRead() async throws {
         let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
+        defer { dir.remove() }
         let path = dir.url.appendingPathComponent("huge.json").path
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))

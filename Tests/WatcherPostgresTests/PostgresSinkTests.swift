@@ -154,19 +154,19 @@ struct PostgresSinkTests {
                     try await Events.append(store, 1...100, signal: signal)
                     try await eventually(timeout: .seconds(30), "the first 100") { try cursor(store, "pg") == 100 }
                     // Down: deliveries fail (connection refused) and are retried; the cursor stays.
-                    try cluster.stopServer()
+                    try await cluster.stopServer()
                     try await Events.append(store, 101...150, signal: signal)
                     try await eventually(timeout: .seconds(30), "failed attempts") { counts.sinkFailures("pg") >= 2 }
                     let error = worker.status.state(sink: "pg")?.lastError ?? ""
                     #expect(error.contains("cannot connect"), "\(error)")
                     #expect(!error.contains(PostgresCluster.password))
                     #expect(try cursor(store, "pg") == 100)
-                    try cluster.startServer()
+                    try await cluster.startServer()
                     try await eventually(timeout: .seconds(30), "150 after the outage") {
                         try cursor(store, "pg") == 150
                     }
                     // A restart drops the open connection; the sink reconnects.
-                    try cluster.restart()
+                    try await cluster.restart()
                     try await Events.append(store, 151...200, signal: signal)
                     try await eventually(timeout: .seconds(30), "200 after the restart") {
                         try cursor(store, "pg") == 200

@@ -6,6 +6,7 @@ import WatcherDelivery
 import WatcherEventLog
 import WatcherSinks
 import WatcherStorage
+import WatcherTestSupport
 import WatcherTesting
 
 @Suite("File sink", .timeLimit(.minutes(1)))
@@ -15,7 +16,7 @@ struct FileSinkTests {
     }
 
     @Test func rotatesBySizeKeepingN() async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory("sinks")
         defer { directory.remove() }
         let path = directory.file("out/events.jsonl")
         let sink = try FileSink(id: "file", options: .init(path: path, maxBytes: 4096, keep: 2))
@@ -39,7 +40,7 @@ struct FileSinkTests {
     }
 
     @Test func fsyncsPerPolicy() async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory("sinks")
         defer { directory.remove() }
         let always = try FileSink(id: "a", options: .init(path: directory.file("a.jsonl"), fsync: .always))
         for n in 1...3 { _ = await always.deliver(Self.events(n...n)) }
@@ -129,7 +130,7 @@ struct FileSinkTests {
     }
 
     @Test func dedupeSeesAcrossARotation() async throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory("sinks")
         defer { directory.remove() }
         let path = directory.file("r.jsonl")
         let options = FileSinkPlugin.Options(path: path, maxBytes: 4096, keep: 1)

@@ -1,6 +1,7 @@
 import Testing
 import WatcherCore
 import WatcherSinks
+import WatcherTestSupport
 
 /// The pretty stdout line of `address.balance.changed`: confirmed and unconfirmed balances, each with its own
 /// change, from the event's `data.old` and `data.new`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherSinks
+import WatcherTestSupport
 
 @Suite("Standard Webhooks v1 signature")
 struct WebhookSignatureTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherCore
+import WatcherTestSupport
 
 @testable import WatcherStorage
 
@@ -19,9 +20,9 @@ struct AccountRemovalTests {
 
     @Test(arguments: [false, true])
     func withoutAnAccountNothingChanges(_ keepingState: Bool) async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let store = try Store(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let store = try Store(path: dir.storePath)
         try await store.write { try $0.putAddressState(AddressState(chain: "btc", address: Self.address)) }
         let removed = try await store.write {
             try $0.removeAccount(chain: "btc", address: Self.address, keepingState: keepingState)
@@ -33,9 +34,9 @@ struct AccountRemovalTests {
 
     @Test(arguments: [false, true])
     func anAccountIsRemovedAndItsStateOnlyWhenNotKept(_ keepingState: Bool) async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let store = try Store(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let store = try Store(path: dir.storePath)
         try await store.write { txn in
             try txn.putAddressState(AddressState(chain: "btc", address: Self.address))
             try txn.putAccount(Account(chain: "btc", address: Self.address, label: "Savings", addedAt: Date()))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTestSupport
 
 @testable import WatcherStorage
 
@@ -26,12 +27,12 @@ struct CrashTests {
     }
 
     @Test func killedInsideAWriteTransactionLeavesCommittedDataOnly() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let child = try HelperProcess(["hold-write", dir.path, "5"])
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let child = try HelperProcess(["hold-write", dir.storePath, "5"])
         try await child.waitFor { $0.contains("holding 5") }
         try await child.kill()
-        let env = try Environment(path: dir.path)
+        let env = try Environment(path: dir.storePath)
         try checkBatches(env, committed: 5, absent: 5)
         // The write lock the dead child held is recovered: a new write goes through.
         let db = try openTable(env)
@@ -40,10 +41,10 @@ struct CrashTests {
 
     @Test(arguments: [3, 17, 41])
     func killedAtARandomMomentLeavesNoTornBatch(_ seed: Int) async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
         var rng = SplitMix(seed: UInt64(seed))
-        let child = try HelperProcess(["commit-loop", dir.path])
+        let child = try HelperProcess(["commit-loop", dir.storePath])
         let target = Int(rng.next() % 40) + 5
         try await child.waitFor { $0.contains("committed \(target)\n") }
         try await child.kill()
@@ -51,18 +52,18 @@ struct CrashTests {
             $0.split(separator: " ").last.flatMap { Int($0) }
         }
         let committed = (reported.max() ?? -1) + 1
-        let env = try Environment(path: dir.path)
+        let env = try Environment(path: dir.storePath)
         try checkBatches(env, committed: committed, absent: nil)
     }
 
     /// A CLI reader dies while the daemon keeps the store open: the daemon's periodic check frees its slot.
     /// (When no process has the store open, LMDB resets the reader table itself at the next open.)
     @Test func staleReaderOfAKilledProcessIsCleared() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         _ = try openTable(env)
-        let child = try HelperProcess(["hold-read", dir.path])
+        let child = try HelperProcess(["hold-read", dir.storePath])
         try await child.waitFor { $0.contains("reading") }
         try await child.kill()
         #expect(env.clearStaleReaders() == 1)
@@ -70,16 +71,16 @@ struct CrashTests {
     }
 
     @Test func secondProcessReadsWhileThisOneWrites() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try openTable(env)
         let writer = StorageWriter(environment: env)
         try await writer.write { try $0.put(db, Array("greeting".utf8), Array("hello".utf8)) }
-        let first = try await HelperProcess(["read", dir.path, "greeting"]).finish()
+        let first = try await HelperProcess(["read", dir.storePath, "greeting"]).finish()
         #expect(first.contains("hello"))
         try await writer.write { try $0.put(db, Array("greeting".utf8), Array("again".utf8)) }
-        let second = try await HelperProcess(["read", dir.path, "greeting"]).finish()
+        let second = try await HelperProcess(["read", dir.storePath, "greeting"]).finish()
         #expect(second.contains("again"))
         await writer.shutdown()
     }

@@ -1,15 +1,16 @@
 import CLMDB
 import Foundation
 import Testing
+import WatcherTestSupport
 
 @testable import WatcherStorage
 
 /// The LMDB wrapper against real files.
 struct EnvironmentTests {
     @Test func roundTripPutGetDelete() throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try #require(try env.openDatabases(["kv"])["kv"])
         try env.writeSync { txn throws in
             try txn.put(db, Array("a".utf8), Array("1".utf8))
@@ -30,9 +31,9 @@ struct EnvironmentTests {
 
     @Test func throwingWriteCommitsNothing() throws {
         struct Boom: Error {}
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try #require(try env.openDatabases(["kv"])["kv"])
         #expect(throws: Boom.self) {
             try env.writeSync { txn throws in
@@ -44,9 +45,9 @@ struct EnvironmentTests {
     }
 
     @Test func bigEndianKeysScanInNumericOrder() throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try #require(try env.openDatabases(["kv"])["kv"])
         let heights: [UInt32] = [70000, 5, 300, 1 << 24, 256]
         try env.writeSync { txn throws in
@@ -72,21 +73,21 @@ struct EnvironmentTests {
     }
 
     @Test func dataFilesAreOwnerOnly() throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        _ = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        _ = try Environment(path: dir.storePath)
         for file in ["data.mdb", "lock.mdb"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: "\(dir.path)/\(file)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: "\(dir.storePath)/\(file)")
             #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file)")
         }
-        let dirAttributes = try FileManager.default.attributesOfItem(atPath: dir.path)
+        let dirAttributes = try FileManager.default.attributesOfItem(atPath: dir.storePath)
         #expect((dirAttributes[.posixPermissions] as? Int) == 0o700)
     }
 
     @Test func mapFullGrowsTheMapAndRetries() throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path, options: .init(mapSize: 1 << 20, maxMapSize: 64 << 20))
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath, options: .init(mapSize: 1 << 20, maxMapSize: 64 << 20))
         let db = try #require(try env.openDatabases(["kv"])["kv"])
         let value = [UInt8](repeating: 7, count: 4096)
         for batch in 0..<4 {
@@ -99,9 +100,9 @@ struct EnvironmentTests {
     }
 
     @Test func mapFullAtTheLimitFailsNamingTheSetting() throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path, options: .init(mapSize: 1 << 20, maxMapSize: 1 << 20))
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath, options: .init(mapSize: 1 << 20, maxMapSize: 1 << 20))
         let db = try #require(try env.openDatabases(["kv"])["kv"])
         try env.writeSync { txn in try txn.put(db, [0], [0]) }
         let value = [UInt8](repeating: 7, count: 4096)
@@ -120,9 +121,9 @@ struct EnvironmentTests {
     }
 
     @Test func oversizedKeyIsAClearError() throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try #require(try env.openDatabases(["kv"])["kv"])
         #expect {
             try env.writeSync { txn in try txn.put(db, [UInt8](repeating: 1, count: 512), [1]) }

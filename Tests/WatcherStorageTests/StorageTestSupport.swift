@@ -1,16 +1,6 @@
 import Foundation
 import WatcherStorage
-
-/// A fresh data directory per test.
-struct TempStore {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("watcher-lmdb-\(UUID().uuidString)").path
-    }
-
-    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
-}
+import WatcherTestSupport
 
 /// Runs `watcher-test-helper` (built next to the test bundle) as a child process.
 final class HelperProcess: @unchecked Sendable {

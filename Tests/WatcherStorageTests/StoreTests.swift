@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import WatcherCore
+import WatcherTestSupport
 
 @testable import WatcherStorage
 
 /// The typed tables.
 struct StoreTests {
     @Test func eventLogAppendsOnceAndTrims() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let store = try Store(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let store = try Store(path: dir.storePath)
         let seqs = try await store.write { txn throws in
             [
                 try txn.appendEvent(id: "evt_a", type: "block.new", body: Array("A".utf8)),
@@ -38,9 +39,9 @@ struct StoreTests {
     }
 
     @Test func cursorsHeadersAccountsAndPricesRoundTrip() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let store = try Store(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let store = try Store(path: dir.storePath)
         let time = Date(timeIntervalSince1970: 1_700_000_000)
         try await store.write { txn throws in
             try txn.setCursor(sink: "file", 7)
@@ -86,16 +87,16 @@ struct StoreTests {
     }
 
     @Test func refusesAStoreFromANewerSchema() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
         do {
-            let env = try Environment(path: dir.path)
+            let env = try Environment(path: dir.storePath)
             let meta = try openTable(env, "meta")
             try writeNow(env) { try $0.put(meta, Array("schema_version".utf8), UInt32(99).bigEndianBytes) }
             env.close()
         }
         #expect {
-            _ = try Store(path: dir.path)
+            _ = try Store(path: dir.storePath)
         } throws: { error in
             let text = "\(error)"
             return text.contains("schema version 99")
@@ -104,13 +105,13 @@ struct StoreTests {
     }
 
     @Test func readOnlyStoreSeesWritesAndRefusesToWrite() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let store = try Store(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let store = try Store(path: dir.storePath)
         try await store.write { try $0.setCursor(sink: "s", 3) }
         await store.close()
         // (One environment per process at a time: LMDB forbids opening it twice in one process.)
-        let reader = try Store(path: dir.path, options: .init(readOnly: true))
+        let reader = try Store(path: dir.storePath, options: .init(readOnly: true))
         #expect(try reader.read { try $0.cursor(sink: "s") } == 3)
         await #expect(throws: StorageError.writerStopped) { try await reader.write { try $0.setCursor(sink: "s", 4) } }
         await reader.close()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherTestSupport
 
 @testable import WatcherStorage
 
@@ -10,9 +11,9 @@ import Testing
 /// Many tasks writing through the one writer thread.
 struct WriterConcurrencyTests {
     @Test func twoHundredConcurrentWritersLoseNothingOnOneThread() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try openTable(env)
         let writer = StorageWriter(environment: env)
         let threads = try await withThrowingTaskGroup(of: UInt.self) { group in
@@ -42,9 +43,9 @@ struct WriterConcurrencyTests {
     }
 
     @Test func readsRunConcurrentlyWithWrites() async throws {
-        let dir = TempStore()
-        defer { dir.cleanup() }
-        let env = try Environment(path: dir.path)
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
         let db = try openTable(env)
         let writer = StorageWriter(environment: env)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,5 +1,6 @@
 import HTTPTypes
 import WatcherCore
+import WatcherHTTP
 
 /// The `webhook` sink: signed POSTs per Standard Webhooks v1, retried, dead-lettered, ordered per endpoint.
 public enum WebhookSinkPlugin: SinkPlugin {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WatcherTestSupport
 
 /// A throwaway PostgreSQL cluster: `initdb` into a temporary directory, `pg_ctl start` on a free loopback port,
 /// `pg_ctl stop` and removal afterwards. As root it runs the server as the `postgres` user (`runuser`).
@@ -29,14 +30,14 @@ final class PostgresCluster: Sendable {
     }
 
     /// Creates and starts a cluster.
-    static func start() throws -> PostgresCluster {
+    static func start() async throws -> PostgresCluster {
         let bin = try binDirectory()
         let directory = NSTemporaryDirectory() + "watcher-pg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let cluster = PostgresCluster(directory: directory, port: try freePort(), bin: bin)
         do {
-            try cluster.initialize()
-            try cluster.startServer()
+            try await cluster.initialize()
+            try await cluster.startServer()
             return cluster
         } catch {
             cluster.remove()
@@ -45,23 +46,25 @@ final class PostgresCluster: Sendable {
     }
 
     /// Restarts the server (fast shutdown: open connections are terminated) on the same port.
-    func restart() throws {
-        try pgctl(["restart", "-w", "-t", "60", "-m", "fast", "-l", directory + "/server.log", "-o", serverOptions])
+    func restart() async throws {
+        try await pgctl([
+            "restart", "-w", "-t", "60", "-m", "fast", "-l", directory + "/server.log", "-o", serverOptions,
+        ])
     }
 
     /// Stops the server (fast shutdown), keeping the data.
-    func stopServer() throws {
-        try pgctl(["stop", "-w", "-t", "60", "-m", "fast"])
+    func stopServer() async throws {
+        try await pgctl(["stop", "-w", "-t", "60", "-m", "fast"])
     }
 
     /// Starts a stopped server again.
-    func startServer() throws {
-        try pgctl(["start", "-w", "-t", "60", "-l", directory + "/server.log", "-o", serverOptions])
+    func startServer() async throws {
+        try await pgctl(["start", "-w", "-t", "60", "-l", directory + "/server.log", "-o", serverOptions])
     }
 
     /// Stops the server and deletes the directory.
-    func stop() {
-        _ = try? pgctl(["stop", "-w", "-m", "immediate"])
+    func stop() async {
+        _ = try? await pgctl(["stop", "-w", "-m", "immediate"])
         remove()
     }
 
@@ -69,7 +72,7 @@ final class PostgresCluster: Sendable {
         "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
     }
 
-    private func initialize() throws {
+    private func initialize() async throws {
         let passwordFile = directory + "/pwfile"
         try Self.password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         if getuid() == 0 {
@@ -77,7 +80,7 @@ final class PostgresCluster: Sendable {
                 try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: path)
             }
         }
-        try run(
+        try await run(
             bin + "/initdb",
             [
                 "-D", dataDirectory, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
@@ -86,45 +89,25 @@ final class PostgresCluster: Sendable {
         )
     }
 
-    private func pgctl(_ arguments: [String]) throws {
-        try run(bin + "/pg_ctl", ["-D", dataDirectory] + arguments)
+    private func pgctl(_ arguments: [String]) async throws {
+        try await run(bin + "/pg_ctl", ["-D", dataDirectory] + arguments)
     }
 
     private func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Runs a PostgreSQL program, as `postgres` when we are root; throws with its output when it fails.
-    ///
-    /// `posix_spawn` and `waitpid` rather than `Process`, whose `waitUntilExit` can miss the exit when called from
-    /// a Swift concurrency thread; output goes to a file, not a pipe, which the server that `pg_ctl start` leaves
-    /// running would hold open for ever.
-    private func run(_ program: String, _ arguments: [String]) throws {
+    /// Runs a PostgreSQL program, as `postgres` when we are root; throws with its output when it fails. It waits
+    /// off the concurrency threads (``ProcessRunner``): `initdb` and `pg_ctl start` take seconds.
+    private func run(_ program: String, _ arguments: [String]) async throws {
         let argv =
             getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
-        let outputPath = directory + "/command-\(UUID().uuidString.prefix(8)).out"
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var pid: pid_t = 0
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else { throw ClusterError("cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        guard exited, code == 0 else {
+        let outcome = try await ProcessRunner.run(argv, scratch: directory)
+        guard outcome.status == 0 else {
             let log = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
             throw ClusterError(
                 "\((program as NSString).lastPathComponent) \(arguments.first ?? "") failed "
-                    + "(status \(status)): \(text)\n--- server.log ---\n\(log.suffix(2000))"
+                    + "(status \(outcome.status)): \(outcome.output)\n--- server.log ---\n\(log.suffix(2000))"
             )
         }
     }
@@ -144,25 +127,6 @@ final class PostgresCluster: Sendable {
         }
         return found
     }
-
-    /// A loopback TCP port nobody listens on now (bound to port 0, then released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClusterError("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
-        }
-        guard bound else { throw ClusterError("cannot bind a loopback port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// The test PostgreSQL cluster could not be set up.
@@ -173,13 +137,13 @@ struct ClusterError: Error, CustomStringConvertible {
 
 /// Runs `body` with a fresh cluster, stopped and removed afterwards.
 func withCluster<T: Sendable>(_ body: (PostgresCluster) async throws -> T) async throws -> T {
-    let cluster = try PostgresCluster.start()
+    let cluster = try await PostgresCluster.start()
     do {
         let result = try await body(cluster)
-        cluster.stop()
+        await cluster.stop()
         return result
     } catch {
-        cluster.stop()
+        await cluster.stop()
         throw error
     }
 }

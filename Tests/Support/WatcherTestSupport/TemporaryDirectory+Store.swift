@@ -1,0 +1,6 @@
+import WatcherStorage
+
+extension TemporaryDirectory {
+    /// Opens (creating) a store in ``storePath``.
+    package func openStore() throws -> Store { try Store(path: storePath) }
+}
