@@ -4,7 +4,7 @@ import WatcherHTTP
 /// The `blockbook` plugin: Trezor Blockbook REST v2, for chain data and, through `/api/v2/tickers`, prices.
 public enum BlockbookPlugin: ProviderPlugin {
     /// Options of a `blockbook` provider.
-    public struct Options: PluginOptions {
+    public struct Options: ProviderOptions {
         /// The instance's base URL, e.g. `https://btc1.trezor.io`.
         public var url: String
         /// Timeout, body cap, headers.
@@ -37,7 +37,7 @@ public enum BlockbookPlugin: ProviderPlugin {
                     range: 1...BlockbookPush.maxConnections,
                     doc: "Websocket connections when websocket is on, each following up to 1000 addresses (Blockbook's "
                         + "cap); the first also follows new blocks."
-                ) ?? 1
+                )
             if reader.has("websocketConnections"), !websocket {
                 reader.context.warning(
                     reader.path.key("websocketConnections"),
@@ -55,13 +55,11 @@ public enum BlockbookPlugin: ProviderPlugin {
         public var priceCurrencies: [String]? { nil }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.provider(
         type: "blockbook",
-        role: .chain,
         summary: "Trezor Blockbook REST v2: tip, blocks, addresses, transactions, and fiat tickers.",
-        capabilities: [
-            "status", "tip", "block", "blockTransactions", "address", "addressTransactions", "transaction", "prices",
-        ],
+        chain: [.status, .tip, .block, .blockTransactions, .address, .addressTransactions, .transaction],
+        prices: true,
         defaultRateLimit: RateLimit(requests: 20, per: .seconds(60), burst: 20, concurrency: 4),
         requestsPerTip: 2
     )

@@ -13,11 +13,9 @@ import WatcherHTTP
 /// and its status JSON.
 public struct BlockbookProvider: ChainProvider, PriceProvider {
     public let id: String
-    public var capabilities: ChainCapabilities {
-        [.status, .tip, .block, .blockTransactions, .address, .addressTransactions, .transaction]
-    }
-    /// The status page, then the block index.
-    public var requestsPerTip: Int { 2 }
+    public var capabilities: ChainCapabilities { BlockbookPlugin.descriptor.chainCapabilities }
+    /// The status page, then the block index (stated in the descriptor).
+    public var requestsPerTip: Int { BlockbookPlugin.descriptor.requestsPerTip }
     /// Currencies asked of the tickers endpoint, upper case.
     public let currencies: [String]
     /// Transactions per page when listing an address's history.

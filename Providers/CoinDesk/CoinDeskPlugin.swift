@@ -4,14 +4,14 @@ import WatcherHTTP
 /// The `coindesk` plugin: the CoinDesk BPI v1 shape (`/v1/bpi/currentprice.json`), served by compatible feeds.
 public enum CoinDeskPlugin: ProviderPlugin {
     /// Options of a `coindesk` provider.
-    public struct Options: PluginOptions {
+    public struct Options: ProviderOptions {
         /// The feed's base URL.
         public var url: String
         /// Timeout, body cap, headers.
         public var http: HTTPOptions
 
         public init(from reader: ObjectReader) {
-            url = reader.url("url", default: "https://api.coindesk.com", doc: "Base URL of the BPI v1 feed.") ?? ""
+            url = reader.url("url", default: "https://api.coindesk.com", doc: "Base URL of the BPI v1 feed.")
             http = HTTPOptions(from: reader)
         }
 
@@ -19,11 +19,10 @@ public enum CoinDeskPlugin: ProviderPlugin {
         public var priceCurrencies: [String]? { nil }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.provider(
         type: "coindesk",
-        role: .price,
         summary: "CoinDesk BPI v1 currentprice feed (USD, GBP, EUR), or any feed of that shape.",
-        capabilities: ["prices"],
+        prices: true,
         defaultRateLimit: RateLimit(requests: 30, per: .seconds(60), burst: 5, concurrency: 2)
     )
 

@@ -4,7 +4,7 @@ import WatcherHTTP
 /// The `json-price` plugin: any JSON price feed, configured by a URL template and a path to the price.
 public enum JSONPricePlugin: ProviderPlugin {
     /// Options of a `json-price` provider.
-    public struct Options: PluginOptions {
+    public struct Options: ProviderOptions {
         /// The preset, if any: `coinbase`, `kraken` or `coingecko`.
         public var preset: JSONPricePreset?
         /// The URL template; `{currency}` / `{currency_lower}` are replaced per request.
@@ -25,7 +25,7 @@ public enum JSONPricePlugin: ProviderPlugin {
                 default: "none",
                 doc: "A known feed: coinbase, kraken, coingecko, or none."
             )
-            preset = presetName.flatMap(JSONPricePreset.init(rawValue:))
+            preset = JSONPricePreset(rawValue: presetName)
             url = reader.url(
                 "url",
                 doc: "URL template; {currency} and {currency_lower} are replaced. Overrides the preset's."
@@ -34,7 +34,7 @@ public enum JSONPricePlugin: ProviderPlugin {
             timePath = reader.string("timePath", doc: "Path to the quote time (ISO 8601 or unix seconds), if any.")
             currencies = reader.strings("currencies", default: ["USD", "GBP", "EUR"], doc: "Currencies to quote.")
             http = HTTPOptions(from: reader)
-            if preset == nil, presetName != nil {
+            if preset == nil, !reader.context.hasErrors(under: reader.path.key("preset")) {
                 if url == nil { reader.context.error(reader.path.key("url"), "a feed without a preset needs \"url\"") }
                 if pricePath == nil {
                     reader.context.error(reader.path.key("pricePath"), "a feed without a preset needs \"pricePath\"")
@@ -55,11 +55,10 @@ public enum JSONPricePlugin: ProviderPlugin {
         public var priceCurrencies: [String]? { currencies }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.provider(
         type: "json-price",
-        role: .price,
         summary: "Generic JSON price feed by URL and JSON path, with presets for Coinbase, Kraken and CoinGecko.",
-        capabilities: ["prices"],
+        prices: true,
         defaultRateLimit: RateLimit(requests: 30, per: .seconds(60), burst: 5, concurrency: 2),
         presetRateLimits: Dictionary(JSONPricePreset.allCases.map { ($0.rawValue, $0.rateLimit) }) { first, _ in first
         },

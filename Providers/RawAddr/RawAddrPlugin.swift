@@ -4,7 +4,7 @@ import WatcherHTTP
 /// The `rawaddr` plugin: a blockchain.info-style Data API (`/rawaddr`, `/multiaddr`, `/latestblock`).
 public enum RawAddrPlugin: ProviderPlugin {
     /// Options of a `rawaddr` provider.
-    public struct Options: PluginOptions {
+    public struct Options: ProviderOptions {
         /// The API's base URL.
         public var url: String
         /// Addresses per `/multiaddr` request.
@@ -13,18 +13,17 @@ public enum RawAddrPlugin: ProviderPlugin {
         public var http: HTTPOptions
 
         public init(from reader: ObjectReader) {
-            url = reader.url("url", default: "https://blockchain.info", doc: "Base URL of the API.") ?? ""
+            url = reader.url("url", default: "https://blockchain.info", doc: "Base URL of the API.")
             batchSize =
-                reader.int("batchSize", default: 80, range: 1...100, doc: "Addresses per /multiaddr request.") ?? 80
+                reader.int("batchSize", default: 80, range: 1...100, doc: "Addresses per /multiaddr request.")
             http = HTTPOptions(from: reader)
         }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.provider(
         type: "rawaddr",
-        role: .chain,
         summary: "blockchain.info-style Data API: /latestblock, /rawaddr paging and /multiaddr batches.",
-        capabilities: ["tip", "address", "addressBatch", "addressTransactions"],
+        chain: [.tip, .address, .addressBatch, .addressTransactions],
         defaultRateLimit: RateLimit(requests: 6, per: .seconds(60), burst: 1, concurrency: 1)
     )
 

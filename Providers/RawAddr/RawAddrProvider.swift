@@ -13,7 +13,7 @@ import WatcherHTTP
 /// ``ProviderError``.
 public struct RawAddrProvider: ChainProvider {
     public let id: String
-    public var capabilities: ChainCapabilities { [.tip, .address, .addressBatch, .addressTransactions] }
+    public var capabilities: ChainCapabilities { RawAddrPlugin.descriptor.chainCapabilities }
     /// Addresses per `/multiaddr` request.
     public let batchSize: Int
     /// Transactions asked of `/rawaddr` per page (the API's maximum is 50).

@@ -29,14 +29,14 @@ public struct HTTPOptions: Sendable {
                 default: timeout,
                 minimum: .milliseconds(100),
                 doc: "Whole-request time budget, body included."
-            ) ?? timeout
+            )
         self.maxBodyBytes =
             reader.int(
                 "maxBodyBytes",
                 default: 8 << 20,
                 range: 1024...(256 << 20),
                 doc: "Largest response body accepted, in bytes."
-            ) ?? (8 << 20)
+            )
         self.headerFields = reader.headerFields("headers", doc: "Extra request headers, e.g. an API key from ${ENV}.")
     }
 

@@ -77,7 +77,6 @@ public enum PostgresSinkPlugin: SinkPlugin {
             }
             table =
                 reader.string("table", default: PostgresTable.defaultName, doc: "The table (created when missing).")
-                ?? PostgresTable.defaultName
             if PostgresTable(table) == nil {
                 reader.context.error(
                     reader.path.key("table"),
@@ -89,14 +88,14 @@ public enum PostgresSinkPlugin: SinkPlugin {
                 reader.choice("tls", modes, default: "prefer", doc: "TLS: disable, prefer or require.")
                 .flatMap(TLSMode.init(rawValue:)) ?? .prefer
             batchSize =
-                reader.int("batchSize", default: 100, range: 1...10_000, doc: "Events per insert transaction.") ?? 100
+                reader.int("batchSize", default: 100, range: 1...10_000, doc: "Events per insert transaction.")
             timeout =
                 reader.duration(
                     "timeout",
                     default: .seconds(10),
                     minimum: .milliseconds(100),
                     doc: "Time to connect, and the statement timeout."
-                ) ?? .seconds(10)
+                )
             (maxAttempts, maxAge, initialBackoff, maxBackoff) = DeliveryPolicy.readRetryOptions(
                 reader,
                 maxAttempts: 20,

@@ -12,7 +12,7 @@ import WatcherTesting
 /// The tip from a blockchain.info-style `GET /latestblock`.
 struct LatestBlockProvider: ChainProvider {
     let id: String
-    var capabilities: ChainCapabilities { [.tip] }
+    var capabilities: ChainCapabilities { LatestBlockPlugin.descriptor.chainCapabilities }
     let http: ProviderHTTP
 
     init(id: String, baseURL: String, http: any HTTPFetching, options: HTTPOptions = .standard) {
@@ -38,7 +38,7 @@ struct LatestBlockProvider: ChainProvider {
 
 /// Its plugin: the config `type`, options and catalog facts.
 enum LatestBlockPlugin: ProviderPlugin {
-    struct Options: PluginOptions {
+    struct Options: ProviderOptions {
         var url: String
         var http: HTTPOptions
 
@@ -48,11 +48,10 @@ enum LatestBlockPlugin: ProviderPlugin {
         }
     }
 
-    static let descriptor = PluginDescriptor(
+    static let descriptor = PluginDescriptor.provider(
         type: "latestblock",
-        role: .chain,
         summary: "The tip from any blockchain.info-style /latestblock.",
-        capabilities: ["tip"],
+        chain: [.tip],
         defaultRateLimit: RateLimit(requests: 6, per: .seconds(60))
     )
 

@@ -13,11 +13,10 @@ struct ExtraPluginTests {
     /// A plugin from "another package": the CoinDesk shape under a type of its own.
     enum HouseFeedPlugin: ProviderPlugin {
         typealias Options = CoinDeskPlugin.Options
-        static let descriptor = PluginDescriptor(
+        static let descriptor = PluginDescriptor.provider(
             type: "house-feed",
-            role: .price,
             summary: "The house price feed (CoinDesk shape).",
-            capabilities: ["prices"],
+            prices: true,
             defaultRateLimit: RateLimit(requests: 6, per: .seconds(60), burst: 1, concurrency: 1)
         )
         static func makePriceProvider(id: String, options: Options, context: PluginContext) throws

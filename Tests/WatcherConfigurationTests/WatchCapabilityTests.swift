@@ -7,15 +7,14 @@ import WatcherPlugins
 /// ``ChainCapabilities`` of its descriptor: checked here with a plugin that only knows the tip.
 struct WatchCapabilityTests {
     enum TipOnlyPlugin: ProviderPlugin {
-        struct Options: PluginOptions {
+        struct Options: ProviderOptions {
             init(from reader: ObjectReader) {}
         }
 
-        static let descriptor = PluginDescriptor(
+        static let descriptor = PluginDescriptor.provider(
             type: "tiponly",
-            role: .chain,
             summary: "Only the tip.",
-            capabilities: ["tip"],
+            chain: [.tip],
             defaultRateLimit: RateLimit(requests: 6, per: .seconds(60))
         )
     }

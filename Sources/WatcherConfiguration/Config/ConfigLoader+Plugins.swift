@@ -40,7 +40,7 @@ extension ConfigLoader {
             let limit = reader.rateLimit("rateLimit", default: fallback, doc: "Request budget (default: the plugin's).")
             reader.finish()
             shown.append(reader.resolvedJSON)
-            guard let id, let chain, let plugin else {
+            guard let id, let plugin else {
                 result.append((path, nil))
                 continue
             }

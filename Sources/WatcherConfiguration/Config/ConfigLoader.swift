@@ -124,14 +124,14 @@ public struct ConfigLoader: Sendable {
             doc: "Events older than this are trimmed even if a sink still lags."
         )
         reader.finish()
-        if let path, path.trimmingCharacters(in: .whitespaces).isEmpty {
+        if path.trimmingCharacters(in: .whitespaces).isEmpty {
             reader.context.error(
                 reader.path.key("path"),
                 "expected a directory path such as \"./watcher-data\", got an empty string"
             )
             return nil
         }
-        guard let path, let mapSize, let maxMapSize, let durability, let keepHeaders else { return nil }
+        guard !reader.context.hasErrors(under: reader.path) else { return nil }
         var resolvedPath = path
         if !path.hasPrefix("/"), let baseDirectory, !baseDirectory.isEmpty {
             resolvedPath = URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).standardizedFileURL.path

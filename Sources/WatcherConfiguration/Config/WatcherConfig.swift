@@ -46,7 +46,7 @@ public struct PluginInstance: Sendable {
     public var resolvedOptions: JSONValue
 
     /// The rate limit the options imply (e.g. a price feed preset), if any.
-    public var optionsRateLimit: RateLimit? { (options as? any PluginOptions)?.defaultRateLimit }
+    public var optionsRateLimit: RateLimit? { (options as? any ProviderOptions)?.defaultRateLimit }
 
     /// Builds the chain provider, if the plugin has one.
     public func makeChainProvider(context: PluginContext) throws -> (any ChainProvider)? {
@@ -81,18 +81,18 @@ public struct ProviderConfig: Sendable {
     /// Addresses per batch request, for providers that batch (their typed `batchSize` option).
     public var batchSize: Int? {
         guard chainCapabilities.contains(.addressBatch) else { return nil }
-        return (plugin.options as? any PluginOptions)?.batchSize
+        return (plugin.options as? any ProviderOptions)?.batchSize
     }
 
     /// Addresses its push connection follows, when its options enable push; `nil` otherwise.
-    public var pushAddresses: Int? { (plugin.options as? any PluginOptions)?.pushAddresses }
+    public var pushAddresses: Int? { (plugin.options as? any ProviderOptions)?.pushAddresses }
 
     /// What it can do for chain watches, typed.
     public var chainCapabilities: ChainCapabilities { plugin.entry.descriptor.chainCapabilities }
 
     /// The currencies it quotes as a price provider, upper case; `nil` when it quotes any currency asked of it.
     public var priceCurrencies: [String]? {
-        (plugin.options as? any PluginOptions)?.priceCurrencies?.map { $0.uppercased() }
+        (plugin.options as? any ProviderOptions)?.priceCurrencies?.map { $0.uppercased() }
     }
 
     /// Catalog capabilities.

@@ -27,6 +27,11 @@ public final class ConfigContext {
     /// Whether any error has been recorded.
     public var hasErrors: Bool { issues.contains { $0.severity == .error } }
 
+    /// Whether an error was recorded at `path` or below it: a reader whose values had a bad one builds nothing.
+    public func hasErrors(under path: ConfigPath) -> Bool {
+        issues.contains { $0.severity == .error && $0.path.components.starts(with: path.components) }
+    }
+
     /// Replaces each `${NAME}` in `text` with the variable's value.
     /// - Returns: the resolved text and whether it held a reference; `nil` (after recording an error) when a
     ///   variable is unset or a reference is malformed.

@@ -33,7 +33,7 @@ extension ObjectReader {
             doc: "Requests per period; 0 = unlimited."
         )
         let per = reader.duration("per", default: fallback.per, minimum: .milliseconds(1), doc: "The period.")
-        let burst = reader.int("burst", default: requests ?? fallback.burst, range: 1...1_000_000, doc: "Bucket size.")
+        let burst = reader.int("burst", default: requests, range: 1...1_000_000, doc: "Bucket size.")
         let concurrency = reader.int(
             "concurrency",
             default: fallback.concurrency,
@@ -42,10 +42,10 @@ extension ObjectReader {
         )
         reader.finish()
         let limit = RateLimit(
-            requests: requests ?? fallback.requests,
-            per: per ?? fallback.per,
-            burst: max(1, burst ?? fallback.burst),
-            concurrency: concurrency ?? fallback.concurrency
+            requests: requests,
+            per: per,
+            burst: max(1, burst),
+            concurrency: concurrency
         )
         show(key, limit.json)
         return limit

@@ -8,7 +8,9 @@ public enum PluginRole: String, Sendable, Hashable, CaseIterable {
     case sink
 }
 
-/// What the catalog says about a plugin besides its options.
+/// What the catalog says about a plugin besides its options. Each fact is stated here once: the planner reads it
+/// from the descriptor, and a provider reads its ``ChainProvider/capabilities`` and
+/// ``ChainProvider/requestsPerTip`` from its plugin's descriptor, so the two cannot drift apart.
 public struct PluginDescriptor: Sendable, Hashable {
     /// The config `type`.
     public var type: String
@@ -16,43 +18,71 @@ public struct PluginDescriptor: Sendable, Hashable {
     public var role: PluginRole
     /// One line for `watcher plugins`.
     public var summary: String
-    /// Capability names, e.g. `tip`, `address`, `addressBatch`, `prices`, `signing`.
-    public var capabilities: [String]
-    /// The chain capabilities among ``capabilities``, typed.
-    public var chainCapabilities: ChainCapabilities { ChainCapabilities(names: capabilities) }
+    /// The chain capabilities a provider has, typed (none for price feeds and sinks).
+    public var chainCapabilities: ChainCapabilities
+    /// Whether the provider quotes prices.
+    public var quotesPrices: Bool
+    /// What a sink does, in words (`jsonl`, `rotation`, `retry`, …); empty for providers.
+    public var sinkFeatures: [String]
     /// The default request budget for providers; `nil` for sinks.
     public var defaultRateLimit: RateLimit?
     /// Default rate limits of named presets (e.g. `json-price` feeds), shown in the catalog.
     public var presetRateLimits: [String: RateLimit]
-    /// Requests one `tip()` costs (Blockbook asks its status page, then the block index: 2), for the budget plan.
+    /// Requests one `tip()` costs (Blockbook asks its status page, then the block index: 2), for the budget plan
+    /// and the scheduler alike.
     public var requestsPerTip: Int
     /// Whether a price provider makes one request per currency quoted (`json-price`), for the budget plan.
     public var requestPerCurrency: Bool
 
-    /// Creates a descriptor.
-    public init(
+    /// Capability names as `Plugins.json` lists them: the chain capabilities, then `prices`, or a sink's features.
+    public var capabilities: [String] { chainCapabilities.names + (quotesPrices ? ["prices"] : []) + sinkFeatures }
+
+    /// The descriptor of a provider plugin: a chain provider when it has chain capabilities, else a price feed.
+    /// - Parameters:
+    ///   - chain: what its chain provider serves; empty for a price feed.
+    ///   - prices: whether it also (or only) quotes prices.
+    ///   - defaultRateLimit: its published request budget.
+    ///   - presetRateLimits: budgets of named presets, for the catalog.
+    ///   - requestsPerTip: requests one `tip()` makes.
+    ///   - requestPerCurrency: whether a quote costs one request per currency.
+    public static func provider(
         type: String,
-        role: PluginRole,
         summary: String,
-        capabilities: [String],
-        defaultRateLimit: RateLimit?,
+        chain: ChainCapabilities = [],
+        prices: Bool = false,
+        defaultRateLimit: RateLimit,
         presetRateLimits: [String: RateLimit] = [:],
         requestsPerTip: Int = 1,
         requestPerCurrency: Bool = false
-    ) {
-        self.requestPerCurrency = requestPerCurrency
-        self.presetRateLimits = presetRateLimits
-        self.requestsPerTip = requestsPerTip
-        self.type = type
-        self.role = role
-        self.summary = summary
-        self.capabilities = capabilities
-        self.defaultRateLimit = defaultRateLimit
+    ) -> PluginDescriptor {
+        PluginDescriptor(
+            type: type,
+            role: chain.isEmpty ? .price : .chain,
+            summary: summary,
+            chainCapabilities: chain,
+            quotesPrices: prices,
+            sinkFeatures: [],
+            defaultRateLimit: defaultRateLimit,
+            presetRateLimits: presetRateLimits,
+            requestsPerTip: requestsPerTip,
+            requestPerCurrency: requestPerCurrency
+        )
     }
 
     /// The descriptor of a sink plugin: role ``PluginRole/sink``, no request budget.
     public static func sink(type: String, summary: String, capabilities: [String]) -> PluginDescriptor {
-        PluginDescriptor(type: type, role: .sink, summary: summary, capabilities: capabilities, defaultRateLimit: nil)
+        PluginDescriptor(
+            type: type,
+            role: .sink,
+            summary: summary,
+            chainCapabilities: [],
+            quotesPrices: false,
+            sinkFeatures: capabilities,
+            defaultRateLimit: nil,
+            presetRateLimits: [:],
+            requestsPerTip: 1,
+            requestPerCurrency: false
+        )
     }
 }
 
@@ -61,7 +91,10 @@ public protocol PluginOptions: Sendable {
     /// Reads the options. Record problems in `reader.context`; never throw or crash. Read every key
     /// unconditionally so the schema is complete; do not call `finish()` (the registry does).
     init(from reader: ObjectReader)
+}
 
+/// A provider plugin's options: what the planner and the config checks need to know of them besides the values.
+public protocol ProviderOptions: PluginOptions {
     /// A rate limit that depends on the options (e.g. a feed preset); `nil` uses the descriptor's default.
     var defaultRateLimit: RateLimit? { get }
 
@@ -76,7 +109,7 @@ public protocol PluginOptions: Sendable {
     var pushAddresses: Int? { get }
 }
 
-extension PluginOptions {
+extension ProviderOptions {
     public var defaultRateLimit: RateLimit? { nil }
     public var batchSize: Int? { nil }
     public var priceCurrencies: [String]? { nil }
@@ -86,7 +119,7 @@ extension PluginOptions {
 /// A provider plugin: one config `type` that builds a chain provider, a price provider, or both.
 public protocol ProviderPlugin: SendableMetatype {
     /// Its options.
-    associatedtype Options: PluginOptions
+    associatedtype Options: ProviderOptions
     /// What the catalog says.
     static var descriptor: PluginDescriptor { get }
     /// Builds the chain provider, or `nil` when the plugin has none.

@@ -39,10 +39,8 @@ extension DeliveryPolicy {
     {
         let attempts =
             reader.int("maxAttempts", default: maxAttempts, range: 1...1000, doc: "Attempts before dead-lettering.")
-            ?? maxAttempts
         let maxAge =
             reader.duration("maxAge", default: .seconds(86_400), doc: "Dead-letter events older than this.")
-            ?? .seconds(86_400)
         let initialBackoff =
             reader.duration(
                 "initialBackoff",
@@ -50,8 +48,7 @@ extension DeliveryPolicy {
                 minimum: .milliseconds(1),
                 doc: "First retry delay."
             )
-            ?? .seconds(1)
-        let cap = reader.duration("maxBackoff", default: maxBackoff, doc: "Longest retry delay.") ?? maxBackoff
+        let cap = reader.duration("maxBackoff", default: maxBackoff, doc: "Longest retry delay.")
         return (attempts, maxAge, initialBackoff, cap)
     }
 }

@@ -34,8 +34,8 @@ public enum FileSinkPlugin: SinkPlugin {
             path = reader.string("path", required: true, doc: "The JSON Lines file to append to.") ?? ""
             let fsyncText = reader.string("fsync", default: "always", doc: "\"always\", or an interval such as \"1s\".")
             switch fsyncText {
-            case "always"?, nil: fsync = .always
-            case let text?:
+            case "always": fsync = .always
+            case let text:
                 if let interval = Duration(configText: text), interval > .zero {
                     fsync = .interval(interval)
                 } else {
@@ -53,8 +53,7 @@ public enum FileSinkPlugin: SinkPlugin {
                     range: 4096...(1 << 40),
                     doc: "Rotate past this size in bytes."
                 )
-                ?? (64 << 20)
-            keep = reader.int("keep", default: 5, range: 0...1000, doc: "Rotated files to keep.") ?? 5
+            keep = reader.int("keep", default: 5, range: 0...1000, doc: "Rotated files to keep.")
         }
     }
 

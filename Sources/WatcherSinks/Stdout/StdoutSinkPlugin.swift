@@ -12,10 +12,8 @@ public enum StdoutSinkPlugin: SinkPlugin {
         public init(from reader: ObjectReader) {
             format =
                 reader.choice("format", ["pretty", "jsonl"], default: "pretty", doc: "pretty lines or jsonl.")
-                ?? "pretty"
             color =
                 reader.choice("color", ["auto", "always", "never"], default: "auto", doc: "Colour: auto (on a TTY).")
-                ?? "auto"
         }
     }
 

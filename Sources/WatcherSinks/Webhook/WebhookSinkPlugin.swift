@@ -66,7 +66,6 @@ public enum WebhookSinkPlugin: SinkPlugin {
             headerFields = reader.headerFields("headers", doc: "Extra request headers.")
             timeout =
                 reader.duration("timeout", default: .seconds(10), minimum: .milliseconds(100), doc: "Time per attempt.")
-                ?? .seconds(10)
             (maxAttempts, maxAge, initialBackoff, maxBackoff) = DeliveryPolicy.readRetryOptions(
                 reader,
                 maxAttempts: 10,

@@ -10,7 +10,6 @@ import WatcherEventLog
 import WatcherHTTP
 import WatcherSinks
 import WatcherStorage
-import WatcherTestSupport
 import WatcherTesting
 
 package let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -5,7 +5,7 @@ import WatcherHTTP
 /// your own electrs).
 public enum EsploraPlugin: ProviderPlugin {
     /// Options of an `esplora` provider.
-    public struct Options: PluginOptions {
+    public struct Options: ProviderOptions {
         /// The API's base URL, up to and including `/api` where the server has it.
         public var url: String
         /// Timeout, body cap, headers.
@@ -22,14 +22,13 @@ public enum EsploraPlugin: ProviderPlugin {
         }
     }
 
-    public static let descriptor = PluginDescriptor(
+    public static let descriptor = PluginDescriptor.provider(
         type: "esplora",
-        role: .chain,
         summary: "Esplora/electrs REST API (blockstream.info, mempool.space, self-hosted electrs).",
-        capabilities: ["tip", "block", "address", "addressTransactions", "transaction"],
+        chain: [.tip, .block, .address, .addressTransactions, .transaction],
         // Blockstream caps unauthenticated use at 700 requests/hour per IP: 11 a minute stays under it.
         defaultRateLimit: RateLimit(requests: 11, per: .seconds(60), burst: 2, concurrency: 1),
-        // The planner budgets the tip from here, the scheduler from EsploraProvider.requestsPerTip: both are 2.
+        // Two requests: GET /blocks/tip/height, then GET /block-height/:h. EsploraProvider reads it from here.
         requestsPerTip: 2
     )
 

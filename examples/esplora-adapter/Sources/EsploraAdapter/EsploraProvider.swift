@@ -19,8 +19,8 @@ import WatcherHTTP
 /// 429, as Blockstream's JSON notice; all map to ``ProviderError``.
 public struct EsploraProvider: ChainProvider {
     public let id: String
-    public var capabilities: ChainCapabilities { [.tip, .block, .address, .addressTransactions, .transaction] }
-    public var requestsPerTip: Int { 2 }
+    public var capabilities: ChainCapabilities { EsploraPlugin.descriptor.chainCapabilities }
+    public var requestsPerTip: Int { EsploraPlugin.descriptor.requestsPerTip }
     /// Confirmed transactions per page of `/address/:a/txs/chain`.
     static let chainPageSize = 25
     let http: ProviderHTTP
