@@ -45,13 +45,20 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
+        // libsecp256k1 (Debian's libsecp256k1-dev, with extrakeys): public key derivation, behind WatcherBitcoin's Secp256k1.
+        .systemLibrary(
+            name: "CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]
+        ),
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        // Bitcoin primitives: Base58Check, Bech32/Bech32m, addresses and networks, `bitcoin:` URIs, hex.
-        library("WatcherBitcoin", [.crypto]),
+        // Bitcoin primitives: addresses (Base58Check, Bech32/m), `bitcoin:` URIs, hex, raw transactions and headers,
+        // extended public keys and output descriptors (BIP32, SLIP-132, BIP380-389), RIPEMD-160.
+        library("WatcherBitcoin", ["CSecp256k1", .crypto]),
         // Domain models and the plug points: ChainProvider, PriceProvider, Sink (with ManagedSink, DeliveryPolicy).
         library("WatcherCore", [.logging, .httpTypes]),
         // config → registry → plan: loading watcher.json, the plugin registry and catalog, the job and budget plan.
@@ -208,6 +215,7 @@ let package = Package(
         ),
         executable("watcher", ["WatcherApp"]),
         executable("watcher-bench", ["WatcherStorage", "CLMDB"], path: "Benchmarks/StorageBenchmark"),
+        executable("watcher-wallet-bench", ["WatcherBitcoin"], path: "Benchmarks/WalletBenchmark"),
         // What the delivery benchmarks share: the event they append and a scratch directory.
         library("BenchmarkSupport", [], path: "Benchmarks/Support"),
         executable(
@@ -263,7 +271,7 @@ let package = Package(
         ),
         tests(
             "WatcherBitcoinTests",
-            ["WatcherBitcoin", "WatcherCore"],
+            ["WatcherBitcoin", "WatcherCore", .crypto],
             resources: [.copy("Fixtures")]
         ),
         tests(
