@@ -96,7 +96,7 @@ public struct JSONPriceProvider: PriceProvider {
         if let header = response.headerFields[.date], let date = HTTPDate.parse(header, obsoleteForms: false) {
             return date
         }
-        return Date()
+        return http.time.now()
     }
 
     /// The error a feed put in its body, if any: Kraken `error[]`, Coinbase `errors[].message`, CoinGecko

@@ -26,13 +26,13 @@ public struct DeadLetterReplayer: Sendable {
 
     let store: Store
     let logger: Logger
-    let now: @Sendable () -> Date
+    let time: TimeSource
 
     /// Creates a replayer over a writable store.
-    public init(store: Store, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(store: Store, logger: Logger, time: TimeSource = .system) {
         self.store = store
         self.logger = logger
-        self.now = now
+        self.time = time
     }
 
     /// Replays `sink`'s dead letters. The caller builds (and afterwards closes) the sink.
@@ -67,7 +67,12 @@ public struct DeadLetterReplayer: Sendable {
             }
             let done = chunk.prefix(delivered).map(\.seq)
             let disable = report.disable.map {
-                SinkDisabledRecord(sink: id, reason: $0, destination: managed?.destination ?? id, disabledAt: now())
+                SinkDisabledRecord(
+                    sink: id,
+                    reason: $0,
+                    destination: managed?.destination ?? id,
+                    disabledAt: time.now()
+                )
             }
             let retried = failed
             try await store.write { txn in

@@ -79,8 +79,7 @@ public struct DeliveryService: Service {
     ///   - routes: the sinks and their filters.
     ///   - retention: `storage.eventRetention` (`nil`: never trim by age).
     ///   - logger: the logger.
-    ///   - clock: what retries wait on.
-    ///   - now: wall-clock time (ages, dead letters, the append-time index).
+    ///   - time: what retries wait on and what ages, dead letters and the append-time index are stamped with.
     ///   - options: tuning.
     ///   - metrics: where delivery counters and durations go.
     public init(
@@ -89,8 +88,7 @@ public struct DeliveryService: Service {
         routes: [Route],
         retention: Duration?,
         logger: Logger,
-        clock: any Clock<Duration> = ContinuousClock(),
-        now: @escaping @Sendable () -> Date = Date.init,
+        time: TimeSource = .system,
         options: Options = Options(),
         metrics: WatcherMetrics = .none
     ) {
@@ -106,8 +104,7 @@ public struct DeliveryService: Service {
                 metrics: metrics,
                 policy: route.policy,
                 logger: logger,
-                clock: clock,
-                now: now,
+                time: time,
                 pollInterval: options.pollInterval
             )
         }
@@ -118,7 +115,7 @@ public struct DeliveryService: Service {
             keep: options.keepDelivered,
             interval: options.trimInterval,
             logger: logger,
-            now: now,
+            time: time,
             status: status,
             metrics: metrics
         )

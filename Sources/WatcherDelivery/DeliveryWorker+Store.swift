@@ -37,7 +37,7 @@ extension DeliveryWorker {
                     filter: filter,
                     policy: policy,
                     disabled: disabled,
-                    retrying: retry.map { .init(record: $0, retryAt: now()) },
+                    retrying: retry.map { .init(record: $0, retryAt: time.now()) },
                     seed: UInt64(truncatingIfNeeded: id.hashValue)
                 )
             } catch {
@@ -72,7 +72,7 @@ extension DeliveryWorker {
     func write(_ commit: DeliveryStateMachine.Commit) async -> CommitResult {
         let id = sink.id
         let destination = managed?.destination ?? id
-        let time = now()
+        let stamp = time.now()
         do {
             try await store.write { txn in
                 for letter in commit.deadLetters { try txn.putDeadLetter(letter) }
@@ -85,7 +85,7 @@ extension DeliveryWorker {
                 }
                 if let reason = commit.disable {
                     try txn.setSinkDisabled(
-                        SinkDisabledRecord(sink: id, reason: reason, destination: destination, disabledAt: time)
+                        SinkDisabledRecord(sink: id, reason: reason, destination: destination, disabledAt: stamp)
                     )
                 }
             }

@@ -26,8 +26,8 @@ public struct DeliveryWorker: Service {
     let filter: EventFilter
     let policy: DeliveryPolicy
     let logger: Logger
-    let clock: any Clock<Duration>
-    let now: @Sendable () -> Date
+    /// Its clocks: retries wait on it, deliveries are timed on it, ages and dead letters are stamped with it.
+    let time: TimeSource
     let pollInterval: Duration
 
     /// Creates a worker.
@@ -40,8 +40,8 @@ public struct DeliveryWorker: Service {
     ///   - metrics: where its counters and durations go.
     ///   - policy: overrides the sink's policy.
     ///   - logger: for failures, dead letters and disables.
-    ///   - clock: the clock retries wait on (a `ManualClock` makes backoff instant in tests).
-    ///   - now: wall-clock time, for ages and dead letters; keep it consistent with `clock`.
+    ///   - time: what retries wait on and ages are read from (a `ManualClock`'s source makes backoff instant in
+    ///     tests, with timestamps that follow it).
     ///   - pollInterval: how often to look at the log without a wake-up.
     public init(
         sink: any Sink,
@@ -52,8 +52,7 @@ public struct DeliveryWorker: Service {
         metrics: WatcherMetrics = .none,
         policy: DeliveryPolicy? = nil,
         logger: Logger,
-        clock: any Clock<Duration> = ContinuousClock(),
-        now: @escaping @Sendable () -> Date = Date.init,
+        time: TimeSource = .system,
         pollInterval: Duration = .seconds(1)
     ) {
         self.sink = sink
@@ -66,8 +65,7 @@ public struct DeliveryWorker: Service {
         var logger = logger
         logger[metadataKey: "sink"] = "\(sink.id)"
         self.logger = logger
-        self.clock = clock
-        self.now = now
+        self.time = time
         self.pollInterval = pollInterval
     }
 
@@ -82,8 +80,8 @@ public struct DeliveryWorker: Service {
                     for await _ in signals { wake.yield() }
                 }
                 // The safety poll is a wake-up, not a reading of time: no decision depends on when it fires
-                // (retries and ages use the injected clock and `now`), so it sleeps on the system's clock and a
-                // manual clock in tests is never advanced by it.
+                // (retries and ages use the injected `time`), so it sleeps on the system's clock and a manual
+                // clock in tests is never advanced by it.
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: pollInterval)
@@ -127,19 +125,19 @@ public struct DeliveryWorker: Service {
                 }
                 noteExpired(batch, cursor: machine.cursor, through: &expiredThrough)
                 status.update(sink.id) { $0.head = max($0.head, batch.head) }
-                switch machine.plan(batch.events, firstAppendedAt: batch.firstAppendedAt, now: now()) {
+                switch machine.plan(batch.events, firstAppendedAt: batch.firstAppendedAt, now: time.now()) {
                 case .idle:
                     guard await settle(&commits, &inFlight, &machine) else { continue }
                     await managed?.idle()
                     guard await wakeups.next() != nil else { break running }
                 case .wait(let delay):
                     guard await settle(&commits, &inFlight, &machine) else { continue }
-                    let clock = self.clock
-                    try? await cancelWhenGracefulShutdown { try await clock.sleep(for: delay) }
+                    let time = self.time
+                    try? await cancelWhenGracefulShutdown { try await time.sleep(for: delay) }
                 case .deliver(let window):
                     if machine.pending != nil { metrics.sinkRetry(sink.id) }
                     let report = window.events.isEmpty ? DeliveryReport(outcomes: []) : await deliver(window.events)
-                    let commit = machine.record(report, for: window, now: now())
+                    let commit = machine.record(report, for: window, now: time.now())
                     guard await settle(&commits, &inFlight, &machine) else { continue }
                     if commit.needsWrite {
                         commits.addTask { await write(commit) }
@@ -154,13 +152,9 @@ public struct DeliveryWorker: Service {
     }
 
     private func deliver(_ events: [SinkEvent]) async -> DeliveryReport {
-        var report = DeliveryReport(outcomes: [])
-        let elapsed = await clock.measure {
-            if let managed {
-                report = await managed.deliverReporting(events)
-            } else {
-                report = DeliveryReport(outcomes: await sink.deliver(events))
-            }
+        let (report, elapsed) = await time.measure {
+            if let managed { return await managed.deliverReporting(events) }
+            return DeliveryReport(outcomes: await sink.deliver(events))
         }
         metrics.sinkDeliveryDuration(sink.id, elapsed)
         return report
@@ -192,7 +186,7 @@ public struct DeliveryWorker: Service {
 
     /// Waits a poll interval on the injected clock after an error (cut short by graceful shutdown).
     func pause() async {
-        let (interval, clock) = (pollInterval, self.clock)
-        try? await cancelWhenGracefulShutdown { try await clock.sleep(for: interval) }
+        let (interval, time) = (pollInterval, self.time)
+        try? await cancelWhenGracefulShutdown { try await time.sleep(for: interval) }
     }
 }

@@ -24,7 +24,7 @@ public struct LogTrimmer: Service {
     let keep: Int
     let interval: Duration
     let logger: Logger
-    let now: @Sendable () -> Date
+    let time: TimeSource
     let status: DeliveryStatus?
     let metrics: WatcherMetrics
 
@@ -45,7 +45,7 @@ public struct LogTrimmer: Service {
         keep: Int = 0,
         interval: Duration = .seconds(60),
         logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init,
+        time: TimeSource = .system,
         status: DeliveryStatus? = nil,
         metrics: WatcherMetrics = .none
     ) {
@@ -55,7 +55,7 @@ public struct LogTrimmer: Service {
         self.keep = keep
         self.interval = interval
         self.logger = logger
-        self.now = now
+        self.time = time
         self.status = status
         self.metrics = metrics
     }
@@ -80,7 +80,7 @@ public struct LogTrimmer: Service {
     /// Runs one pass in one write transaction: records an append mark, then trims.
     @discardableResult
     public func trimOnce() async throws -> Result {
-        let (sinks, retention, keep, time) = (self.sinks, self.retention, self.keep, now())
+        let (sinks, retention, keep, time) = (self.sinks, self.retention, self.keep, self.time.now())
         let result = try await store.write { txn in
             let cursors = try txn.cursors()
             let plan = TrimPlan.plan(

@@ -44,7 +44,7 @@ extension Engine {
                     guard try !txWatches.isEmpty || !book().entries.isEmpty else { return }
                 }
                 // While a push connection is up, it says when to look.
-                if let push, !push.shouldPoll(now: .now, safety: JobPlan.pushSafetyPoll) { return }
+                if let push, !push.shouldPoll(now: context.time.elapsed, safety: JobPlan.pushSafetyPoll) { return }
                 try await configured.poll()
             }
         case .addresses(let chain, let watch, let strategy):
@@ -118,11 +118,11 @@ extension Engine {
         let book = self.book(chain)
         let driver = AddressDriver(chain: chain, providers: providers, context: context)
         let wakeup = scansAccounts(chain) ? nil : wakeups[chain]
-        let last = Mutex<(refresh: ContinuousClock.Instant?, generation: UInt64)>((nil, wakeup?.generation ?? 0))
+        let last = Mutex<(refresh: Duration?, generation: UInt64)>((nil, wakeup?.generation ?? 0))
         return {
             let accounts = try book().watch(AddressBook.accountsWatch)
             guard !accounts.entries.isEmpty else { return }
-            let now = ContinuousClock.now
+            let now = context.time.elapsed
             let generation = wakeup?.generation ?? 0
             let due = last.withLock { last in
                 last.refresh.map { now - $0 >= refresh } ?? true || last.generation != generation

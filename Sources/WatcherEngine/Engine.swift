@@ -119,8 +119,8 @@ public struct Engine: Service {
         _ body: @Sendable () async throws -> Void
     ) async {
         var lastError: String?
-        let clock = ContinuousClock()
-        var next = clock.now
+        let time = context.time
+        var next = time.elapsed
         while !Task.isCancelled {
             let seen = wake?.generation ?? 0
             do {
@@ -138,26 +138,26 @@ public struct Engine: Service {
                     lastError = text
                 }
             }
-            next = next.advanced(by: every)
-            if next < clock.now { next = clock.now }
+            next += every
+            if next < time.elapsed { next = time.elapsed }
             guard let wake else {
-                try? await clock.sleep(until: next)
+                try? await time.sleep(until: next)
                 continue
             }
-            if await Self.sleep(until: next, or: wake, since: seen, clock: clock) { next = clock.now }
+            if await Self.sleep(until: next, or: wake, since: seen, time: time) { next = time.elapsed }
         }
     }
 
     /// Sleeps until `deadline` or a new tip, whichever comes first; `true` when the tip came first.
     static func sleep(
-        until deadline: ContinuousClock.Instant,
+        until deadline: Duration,
         or wake: BlockWakeup,
         since seen: UInt64,
-        clock: ContinuousClock
+        time: TimeSource
     ) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                try? await clock.sleep(until: deadline)
+                try? await time.sleep(until: deadline)
                 return false
             }
             group.addTask {

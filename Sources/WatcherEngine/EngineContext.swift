@@ -28,6 +28,8 @@ public struct EngineContext: Sendable {
     public var requestBudget: Duration
     /// Counts emitted events.
     public var metrics: WatcherMetrics
+    /// The engine's clocks: job schedules and backoffs wait on it, event times are stamped from it.
+    public var time: TimeSource
 
     /// Creates a context.
     public init(
@@ -36,22 +38,24 @@ public struct EngineContext: Sendable {
         chainProviders: [String: any ChainProvider],
         priceProviders: [String: any PriceProvider],
         signal: LogSignal,
-        events: EventBuilder = EventBuilder(),
+        events: EventBuilder? = nil,
         logger: Logger,
         keepHeaders: Int = 100,
         requestBudget: Duration = .seconds(120),
-        metrics: WatcherMetrics = .none
+        metrics: WatcherMetrics = .none,
+        time: TimeSource = .system
     ) {
         self.store = store
         self.scheduler = scheduler
         self.chainProviders = chainProviders
         self.priceProviders = priceProviders
         self.signal = signal
-        self.events = events
+        self.events = events ?? EventBuilder(now: { time.now() })
         self.logger = logger
         self.keepHeaders = keepHeaders
         self.requestBudget = requestBudget
         self.metrics = metrics
+        self.time = time
     }
 
     /// The chain provider `id`.

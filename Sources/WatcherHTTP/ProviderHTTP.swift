@@ -31,15 +31,24 @@ public struct ProviderHTTP: Sendable {
     public let http: any HTTPFetching
     /// Time budget, body cap and extra headers.
     public let options: HTTPOptions
+    /// The wall clock `Retry-After` dates are read against.
+    public let time: TimeSource
 
     /// Creates a client for one provider.
-    public init(provider: String, baseURL: String, http: any HTTPFetching, options: HTTPOptions) {
+    public init(
+        provider: String,
+        baseURL: String,
+        http: any HTTPFetching,
+        options: HTTPOptions,
+        time: TimeSource = .system
+    ) {
         self.provider = provider
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
         self.http = http
         self.options = options
+        self.time = time
     }
 
     /// `GET` `path` (starting with `/`) under the base URL, with query items escaped.
@@ -77,8 +86,8 @@ public struct ProviderHTTP: Sendable {
 
     /// Throws for the statuses every API means the same way: 429 (rate limited, with `Retry-After`) and
     /// 5xx (unavailable, with the start of the body as detail). Other statuses are the adapter's to read.
-    public func checkStatus(_ response: HTTPResponseData, now: Date = Date()) throws {
-        if response.status == 429 { throw rateLimited(response, now: now) }
+    public func checkStatus(_ response: HTTPResponseData) throws {
+        if response.status == 429 { throw rateLimited(response) }
         if response.status.kind == .serverError {
             let text = Self.errorText(response.body)
             throw ProviderError.unavailable(
@@ -102,11 +111,10 @@ public struct ProviderHTTP: Sendable {
     }
 
     /// ``ProviderError/rateLimited(provider:retryAfter:)`` with the response's `Retry-After`, if readable.
-    public func rateLimited(_ response: HTTPResponseData, now: Date = Date()) -> ProviderError {
-        .rateLimited(
-            provider: provider,
-            retryAfter: response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
-        )
+    public func rateLimited(_ response: HTTPResponseData) -> ProviderError {
+        let now = time.now()
+        let retryAfter = response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
+        return .rateLimited(provider: provider, retryAfter: retryAfter)
     }
 
     /// Parses the body as JSON.

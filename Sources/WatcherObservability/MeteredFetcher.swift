@@ -9,18 +9,20 @@ public struct MeteredFetcher: HTTPFetching {
     let role: String
     let id: String
     let metrics: WatcherMetrics
+    let time: TimeSource
 
-    /// Wraps `base` for the provider (`role` `provider`) or sink (`role` `sink`) `id`.
-    public init(_ base: any HTTPFetching, role: String, id: String, metrics: WatcherMetrics) {
+    /// Wraps `base` for the provider (`role` `provider`) or sink (`role` `sink`) `id`, timing on `time`.
+    public init(_ base: any HTTPFetching, role: String, id: String, metrics: WatcherMetrics, time: TimeSource = .system)
+    {
         self.base = base
         self.role = role
         self.id = id
         self.metrics = metrics
+        self.time = time
     }
 
     public func fetch(_ request: HTTPRequestSpec) async throws -> HTTPResponseData {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = time.elapsed
         let endpoint = Self.endpoint(of: request.url)
         do {
             let response = try await base.fetch(request)
@@ -29,7 +31,7 @@ public struct MeteredFetcher: HTTPFetching {
                 id,
                 endpoint: endpoint,
                 outcome: Self.outcome(status: response.status),
-                duration: start.duration(to: clock.now)
+                duration: time.elapsed - start
             )
             return response
         } catch {
@@ -44,7 +46,7 @@ public struct MeteredFetcher: HTTPFetching {
                 id,
                 endpoint: endpoint,
                 outcome: outcome,
-                duration: start.duration(to: clock.now)
+                duration: time.elapsed - start
             )
             throw error
         }

@@ -26,9 +26,11 @@ public final class ProviderHealthBoard: Sendable {
 
     private let state: Mutex<[String: Entry]>
     private let blocks = Mutex<[String: Date]>([:])
+    private let time: TimeSource
 
-    /// Creates a board for `providers`.
-    public init(providers: [String]) {
+    /// Creates a board for `providers`, stamping successes and blocks with `time`'s wall clock.
+    public init(providers: [String], time: TimeSource = .system) {
+        self.time = time
         state = Mutex(Dictionary(providers.map { ($0, Entry()) }) { first, _ in first })
     }
 
@@ -38,7 +40,7 @@ public final class ProviderHealthBoard: Sendable {
             var entry = state[provider] ?? Entry()
             entry.reachable = reachable
             entry.reachabilityReason = reachable ? nil : reason
-            if reachable { entry.lastSuccess = Date() }
+            if reachable { entry.lastSuccess = time.now() }
             state[provider] = entry
         }
     }
@@ -60,7 +62,7 @@ public final class ProviderHealthBoard: Sendable {
 
     /// Records that `chain` moved to a new tip now.
     public func recordBlock(chain: String) {
-        blocks.withLock { $0[chain] = Date() }
+        blocks.withLock { $0[chain] = time.now() }
     }
 
     /// When each chain last moved to a new tip, since start.

@@ -1,4 +1,6 @@
+import Foundation
 import Synchronization
+import WatcherCore
 
 #if canImport(Glibc)
     import Glibc
@@ -31,5 +33,11 @@ public final class ManualClock: Clock, Sendable {
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
         current.withLock { if deadline > $0 { $0 = deadline } }
+    }
+
+    /// A ``TimeSource`` on this clock whose wall clock reads `epoch` plus the clock's offset, so that timestamps,
+    /// ages and waits all follow this clock and no other.
+    public func timeSource(epoch: Date = Date(timeIntervalSince1970: 1_800_000_000)) -> TimeSource {
+        TimeSource(clock: self, wallClock: { epoch.addingTimeInterval(self.now.offset.seconds) })
     }
 }

@@ -7,15 +7,6 @@ import WatcherHTTP
 import WatcherSimnet
 import WatcherTesting
 
-/// The simnet's clock reading a Core ``ManualClock``: the scheduler and the simulated provider share one
-/// simulated time, which moves only when the scheduler waits. Minutes of traffic run in a second, exactly.
-struct BridgedClock: SimnetClock {
-    let clock: ManualClock
-    let origin: Double = 1_700_000_000
-
-    func now() -> Double { origin + clock.now.offset.seconds }
-}
-
 /// A simnet plus one shared HTTP client, shut down together.
 struct Harness {
     let simnet: Simnet

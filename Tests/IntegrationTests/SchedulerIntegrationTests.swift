@@ -17,7 +17,7 @@ struct SchedulerIntegrationTests {
             seed: seed,
             port: 0,
             blockInterval: nil,
-            clock: BridgedClock(clock: clock)
+            clock: clock.timeSource(epoch: Date(timeIntervalSince1970: 1_700_000_000))
         )
         configuration.chain = ChainParameters(seed: seed, fundedAddressCount: 200)
         return configuration

@@ -27,7 +27,11 @@ struct SimnetDecoderParityTests {
     static let now: Double = 1_700_000_040
 
     static var configuration: SimnetConfiguration {
-        SimnetConfiguration(seed: 42, initialPrices: prices, clock: ManualSimnetClock(start: now))
+        SimnetConfiguration(
+            seed: 42,
+            initialPrices: prices,
+            clock: ManualClock().timeSource(epoch: Date(timeIntervalSince1970: now))
+        )
     }
 
     let blockbook = BlockbookDecoder(provider: "bb")

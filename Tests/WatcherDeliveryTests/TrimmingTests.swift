@@ -86,13 +86,13 @@ struct TrimmingTests {
     @Test func trimsByAgeEvenBehindALaggingSinkWhichThenCountsTheLoss() async throws {
         try await withStore { store, directory in
             let clock = ManualClock()
-            let now = wallClock(clock)
+            let time = clock.timeSource()
             let trimmer = LogTrimmer(
                 store: store,
                 sinks: ["lagging"],
                 retention: .seconds(7200),
                 logger: quietLogger,
-                now: now
+                time: time
             )
             try await Events.append(store, 1...3)
             try await store.write { try $0.setCursor(sink: "lagging", 1) }
@@ -118,8 +118,7 @@ struct TrimmingTests {
                 routes: [.init(sink: sink)],
                 retention: .seconds(7200),
                 logger: quietLogger,
-                clock: clock,
-                now: now,
+                time: time,
                 options: testOptions,
                 metrics: counts.watcher
             )

@@ -31,8 +31,7 @@ struct WebhookDeliveryTests {
             routes: sinks.enumerated().map { .init(sink: $1, filter: filters?[$0] ?? EventFilter()) },
             retention: nil,
             logger: quietLogger,
-            clock: clock ?? ContinuousClock(),
-            now: clock.map { wallClock($0) } ?? Date.init,
+            time: clock?.timeSource() ?? .system,
             options: testOptions,
             metrics: counts.watcher
         )

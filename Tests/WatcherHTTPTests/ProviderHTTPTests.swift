@@ -75,11 +75,17 @@ struct ProviderHTTPTests {
 
     @Test func genericStatuses() throws {
         let http = client(Oops())
-        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        // The wall clock Retry-After dates are read against, frozen at 2023-11-14 22:13:20 UTC.
+        let frozen = ProviderHTTP(
+            provider: "p",
+            baseURL: "http://p",
+            http: Failing(error: Oops()),
+            options: .standard,
+            time: ManualClock().timeSource(epoch: Date(timeIntervalSince1970: 1_700_000_000))
+        )
         #expect(throws: ProviderError.rateLimited(provider: "p", retryAfter: .seconds(60))) {
-            try http.checkStatus(
-                HTTPResponseData(status: 429, headerFields: [.retryAfter: "Tue, 14 Nov 2023 22:14:20 GMT"], body: []),
-                now: now
+            try frozen.checkStatus(
+                HTTPResponseData(status: 429, headerFields: [.retryAfter: "Tue, 14 Nov 2023 22:14:20 GMT"], body: [])
             )
         }
         #expect(

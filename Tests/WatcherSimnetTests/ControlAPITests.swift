@@ -55,7 +55,7 @@ struct ControlAPITests {
     }
 
     @Test func pricesShowOnEveryFeed() async throws {
-        let clock = ManualSimnetClock(start: 1_633_002_480)  // 2021-09-30 11:48:00 UTC, as in the fixture
+        let clock = ManualClock().timeSource(epoch: Date(timeIntervalSince1970: 1_633_002_480))  // as in the fixture
         try await Simnet.with(SimnetConfiguration(seed: 42, clock: clock)) { simnet in
             let set = try await SimnetHarness.post(
                 simnet,

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
@@ -6,12 +7,15 @@ import WatcherTesting
 /// Token-bucket rate limits per family, with time frozen through an injected clock.
 @Suite("Rate limits")
 struct RateLimitTests {
+    /// Where the manual clock's wall time starts (unix seconds).
+    static let epoch = Date(timeIntervalSince1970: 1_700_000_000)
+
     @Test func exactlyBurstRequestsPassThenEvery429CarriesRetryAfter() async throws {
-        let clock = ManualSimnetClock()
+        let clock = ManualClock()
         let configuration = SimnetConfiguration(
             seed: 42,
             rateLimits: [.blockbook: RateLimit(requests: 20, per: .seconds(60), burst: 20)],
-            clock: clock
+            clock: clock.timeSource(epoch: Self.epoch)
         )
         try await Simnet.with(configuration) { simnet in
             let answers = try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
@@ -44,8 +48,8 @@ struct RateLimitTests {
     }
 
     @Test func controlAPISetsAndClearsLimitsWithTheFamilysRealBody() async throws {
-        let clock = ManualSimnetClock()
-        try await Simnet.with(SimnetConfiguration(seed: 42, clock: clock)) { simnet in
+        let clock = ManualClock()
+        try await Simnet.with(SimnetConfiguration(seed: 42, clock: clock.timeSource(epoch: Self.epoch))) { simnet in
             let set = try await SimnetHarness.post(
                 simnet,
                 "/control/ratelimit",
@@ -65,7 +69,7 @@ struct RateLimitTests {
             #expect(
                 last["status"]?.int == 429 && last["retryAfter"]?.int == 5 && last["family"]?.stringValue == "rawaddr"
             )
-            #expect(last["t"]?.number == clock.now())
+            #expect(last["t"]?.number == Self.epoch.timeIntervalSince1970 + clock.now.offset.seconds)
 
             let off = try await SimnetHarness.post(
                 simnet,

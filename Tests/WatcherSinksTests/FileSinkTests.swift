@@ -52,7 +52,7 @@ struct FileSinkTests {
         let interval = try FileSink(
             id: "i",
             options: .init(path: directory.file("i.jsonl"), fsync: .interval(.seconds(10))),
-            clock: clock
+            time: clock.timeSource()
         )
         _ = await interval.deliver(Self.events(1...1))
         clock.advance(by: .seconds(5))

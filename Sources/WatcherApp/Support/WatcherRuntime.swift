@@ -34,7 +34,8 @@ struct WatcherRuntime {
         logger: Logger,
         metrics: WatcherMetrics = .none,
         checkInterval: Duration = .seconds(30),
-        engineSettings: Engine.Settings? = nil
+        engineSettings: Engine.Settings? = nil,
+        time: TimeSource = .system
     ) throws {
         self.metrics = metrics
         let context = PluginContext(
@@ -46,7 +47,7 @@ struct WatcherRuntime {
         var price: [String: any PriceProvider] = [:]
         for provider in config.providers {
             var metered = context
-            metered.http = MeteredFetcher(context.http, role: "provider", id: provider.id, metrics: metrics)
+            metered.http = MeteredFetcher(context.http, role: "provider", id: provider.id, metrics: metrics, time: time)
             if let made = try provider.plugin.makeChainProvider(context: metered) { chain[provider.id] = made }
             if let made = try provider.plugin.makePriceProvider(context: metered) { price[provider.id] = made }
         }
@@ -54,11 +55,11 @@ struct WatcherRuntime {
         priceProviders = price
         sinks = try config.sinks.map { sink in
             var metered = context
-            metered.http = MeteredFetcher(context.http, role: "sink", id: sink.id, metrics: metrics)
+            metered.http = MeteredFetcher(context.http, role: "sink", id: sink.id, metrics: metrics, time: time)
             return try sink.plugin.makeSink(context: metered)
         }
 
-        board = ProviderHealthBoard(providers: config.providers.map(\.id))
+        board = ProviderHealthBoard(providers: config.providers.map(\.id), time: time)
         let (transitions, transitionSink) = AsyncStream<ProviderTransition>.makeStream()
         scheduler = Scheduler(
             limits: Dictionary(config.providers.map { ($0.id, $0.rateLimit) }) { first, _ in first },
@@ -79,7 +80,8 @@ struct WatcherRuntime {
                 signal: signal,
                 logger: logger,
                 keepHeaders: config.storage.keepHeaders,
-                metrics: metrics
+                metrics: metrics,
+                time: time
             ),
             transitions: transitions,
             settings: engineSettings ?? Engine.Settings(healthInterval: checkInterval)
@@ -90,6 +92,7 @@ struct WatcherRuntime {
             routes: zip(config.sinks, sinks).map(DeliveryService.Route.init(config:sink:)),
             retention: config.storage.eventRetention,
             logger: logger,
+            time: time,
             metrics: metrics
         )
         services = [scheduler, delivery, engine]

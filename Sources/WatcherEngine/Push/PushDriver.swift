@@ -35,7 +35,7 @@ struct PushDriver: Sendable {
         var failures = 0
         var lastError: String?
         while !Task.isCancelled {
-            let started = ContinuousClock.now
+            let started = context.time.elapsed
             do {
                 try await pusher.follow(addresses: { addresses() }) { event in
                     await handle(event, sink)
@@ -53,9 +53,9 @@ struct PushDriver: Sendable {
                 }
             }
             state.setConnected(false)
-            failures = ContinuousClock.now - started > .seconds(60) ? 1 : failures + 1
+            failures = context.time.elapsed - started > .seconds(60) ? 1 : failures + 1
             let delay = min(Self.maxBackoff, .seconds(1 << min(failures, 6)))
-            try? await Task.sleep(for: delay)
+            try? await context.time.sleep(for: delay)
         }
         state.setConnected(false)
     }

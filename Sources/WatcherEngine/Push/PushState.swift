@@ -8,7 +8,7 @@ final class PushState: Sendable {
     private struct State {
         var connected = false
         var tipRequested = false
-        var lastPoll: ContinuousClock.Instant?
+        var lastPoll: Duration?
         var capacityWarned = false
     }
 
@@ -38,7 +38,7 @@ final class PushState: Sendable {
 
     /// Whether the tip job should poll at `now`: always while disconnected; when connected, after a pushed
     /// block or once `safety` has passed since its last poll.
-    func shouldPoll(now: ContinuousClock.Instant, safety: Duration) -> Bool {
+    func shouldPoll(now: Duration, safety: Duration) -> Bool {
         state.withLock { state in
             let due =
                 !state.connected || state.tipRequested || state.lastPoll.map { now - $0 >= safety } ?? true

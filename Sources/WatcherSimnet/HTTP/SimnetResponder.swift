@@ -47,7 +47,7 @@ struct SimnetResponder: HTTPResponder {
             return Self.response(reply)
         case .fault(let kind, let status, let configuration):
             let world = engine.snapshot()
-            let now = engine.clock.now()
+            let now = engine.clock.unixSeconds
             let real = DataRouter(world: world, now: now).reply(family: family, path: path, query: query)
             switch kind {
             case .serverError:
@@ -79,7 +79,11 @@ struct SimnetResponder: HTTPResponder {
     }
 
     private func route(_ family: ProviderFamily, path: String, query: [String: Substring]) -> SimReply {
-        DataRouter(world: engine.snapshot(), now: engine.clock.now()).reply(family: family, path: path, query: query)
+        DataRouter(world: engine.snapshot(), now: engine.clock.unixSeconds).reply(
+            family: family,
+            path: path,
+            query: query
+        )
     }
 
     /// Converts a rendered reply; with `trickleOver`, the body goes out in 10 chunks spread over that time.

@@ -36,17 +36,17 @@ final class PushHub: Sendable {
         var stats = WebSocketStats()
     }
 
-    let clock: any SimnetClock
+    let clock: TimeSource
     let state: Mutex<State>
 
-    init(limits: WebSocketLimits, clock: any SimnetClock) {
+    init(limits: WebSocketLimits, clock: TimeSource) {
         self.clock = clock
         state = Mutex(State(limits: limits))
     }
 
     /// Whether new connections are refused (and counts the refusal).
     func refuses() -> Bool {
-        let now = clock.now()
+        let now = clock.unixSeconds
         return state.withLock { state in
             guard let until = state.bannedUntil, now < until else { return false }
             state.stats.refusedWhileBanned += 1
@@ -57,7 +57,7 @@ final class PushHub: Sendable {
     /// Registers a connection; its pushes and replies arrive on the stream.
     func open(channel: (any Channel)? = nil) -> (id: UInt64, outbox: AsyncStream<String>) {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(500))
-        let now = clock.now()
+        let now = clock.unixSeconds
         let id = state.withLock { state in
             state.nextID += 1
             state.connections[state.nextID] = Connection(windowStart: now, outbox: continuation, channel: channel)
@@ -113,7 +113,7 @@ final class PushHub: Sendable {
     }
 
     var stats: WebSocketStats {
-        let now = clock.now()
+        let now = clock.unixSeconds
         return state.withLock { state in
             var stats = state.stats
             stats.banned = state.bannedUntil.map { now < $0 } ?? false
@@ -123,7 +123,7 @@ final class PushHub: Sendable {
 
     /// Counts one client message against the limit; `false` (and a ban) when it is over.
     func count(_ id: UInt64) -> Bool {
-        let now = clock.now()
+        let now = clock.unixSeconds
         return state.withLock { state in
             guard var connection = state.connections[id] else { return false }
             state.stats.received += 1

@@ -18,8 +18,10 @@ public struct SimnetConfiguration: Sendable {
     public var websocketLimits = WebSocketLimits()
     /// Starting prices (missing currencies take ``PriceModel/defaultPrices``).
     public var initialPrices: [PriceCurrency: Decimal]
-    /// The wall clock for rate limiting, logs and price times; inject ``ManualSimnetClock`` to freeze time.
-    public var clock: any SimnetClock
+    /// The wall clock for rate limiting, logs and price times; a manual clock's source (`ManualClock.timeSource`
+    /// in `WatcherTesting`) freezes or steps it. The simnet keeps its own token bucket, an independent limiter,
+    /// but tells time the project's one way.
+    public var clock: TimeSource
     /// The logger for the HTTP server (warnings and up by default).
     public var logger: Logger
 
@@ -46,7 +48,7 @@ public struct SimnetConfiguration: Sendable {
         chain: ChainParameters? = nil,
         rateLimits: [ProviderFamily: RateLimit] = [:],
         initialPrices: [PriceCurrency: Decimal] = [:],
-        clock: any SimnetClock = SystemSimnetClock(),
+        clock: TimeSource = .system,
         logger: Logger? = nil
     ) {
         self.chain = chain ?? ChainParameters(seed: seed, startHeight: startHeight, txsPerBlock: txsPerBlock)

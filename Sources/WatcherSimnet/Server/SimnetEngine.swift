@@ -11,7 +11,7 @@ final class SimnetEngine: Sendable {
         var prices: PriceModel
     }
 
-    let clock: any SimnetClock
+    let clock: TimeSource
     /// The websocket's connections and subscriptions.
     let hub: PushHub
     private let world: Mutex<World>
@@ -21,10 +21,10 @@ final class SimnetEngine: Sendable {
         clock = configuration.clock
         hub = PushHub(limits: configuration.websocketLimits, clock: configuration.clock)
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
-        prices.updatedAt = configuration.clock.now()
+        prices.updatedAt = configuration.clock.unixSeconds
         world = Mutex(World(chain: ChainModel(parameters: configuration.chain), prices: prices))
         var policy = TrafficPolicy(seed: configuration.chain.seed)
-        let now = configuration.clock.now()
+        let now = configuration.clock.unixSeconds
         for (family, limit) in configuration.rateLimits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             policy.setRateLimit(limit, for: family, now: now)
         }
@@ -37,7 +37,7 @@ final class SimnetEngine: Sendable {
     }
 
     func mine(count: Int) throws(ChainModel.Failure) -> [SimBlock] {
-        let now = clock.now()
+        let now = clock.unixSeconds
         let (blocks, entered) = try world.withLock { world throws(ChainModel.Failure) in
             let before = Set(world.chain.mempool)
             let blocks = try world.chain.mine(count: count)
@@ -75,7 +75,7 @@ final class SimnetEngine: Sendable {
     }
 
     func setPrices(_ prices: [PriceCurrency: Decimal]) -> [PriceCurrency: Decimal] {
-        let now = clock.now()
+        let now = clock.unixSeconds
         return world.withLock { world in
             world.prices.set(prices)
             world.prices.updatedAt = now
@@ -84,17 +84,17 @@ final class SimnetEngine: Sendable {
     }
 
     func admit(family: ProviderFamily, path: String) -> TrafficPolicy.Admission {
-        let now = clock.now()
+        let now = clock.unixSeconds
         return traffic.withLock { $0.admit(family: family, path: path, now: now) }
     }
 
     func log(family: ProviderFamily, path: String, status: Int, fault: FaultConfiguration.Kind?) {
-        let now = clock.now()
+        let now = clock.unixSeconds
         traffic.withLock { $0.log(family: family, path: path, status: status, retryAfter: nil, fault: fault, now: now) }
     }
 
     func setRateLimit(_ limit: RateLimit?, for family: ProviderFamily) {
-        let now = clock.now()
+        let now = clock.unixSeconds
         traffic.withLock { $0.setRateLimit(limit, for: family, now: now) }
     }
 

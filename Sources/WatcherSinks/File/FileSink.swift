@@ -39,18 +39,18 @@ public final class FileSink: ManagedSink {
     ///   - id: the config id.
     ///   - options: path, fsync policy, rotation.
     ///   - logger: for repairs and rotation failures.
-    ///   - clock: measures the fsync interval.
+    ///   - time: measures the fsync interval.
     /// - Throws: ``PluginError`` naming the path when it cannot be opened.
     public init(
         id: String,
         options: FileSinkPlugin.Options,
         logger: Logger? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        time: TimeSource = .system
     ) throws {
         self.id = id
         self.options = options
         self.logger = logger
-        self.elapsed = Self.stopwatch(clock)
+        self.elapsed = { time.elapsed }
         let directory = URL(fileURLWithPath: options.path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let fd = open(options.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
@@ -78,11 +78,6 @@ public final class FileSink: ManagedSink {
 
     deinit {
         state.withLock { state in if state.fd >= 0 { Glibc.close(state.fd) } }
-    }
-
-    static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// fsync calls made so far (for tests and metrics).

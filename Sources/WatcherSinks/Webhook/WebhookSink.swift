@@ -17,7 +17,7 @@ public struct WebhookSink: ManagedSink {
     let key: [UInt8]?
     let http: any HTTPFetching
     let logger: Logger
-    let now: @Sendable () -> Date
+    let time: TimeSource
 
     /// Creates the sink.
     /// - Parameters:
@@ -25,20 +25,20 @@ public struct WebhookSink: ManagedSink {
     ///   - options: endpoint, secret, headers, timeout and retry policy.
     ///   - http: the shared transport.
     ///   - logger: for per-attempt debug lines.
-    ///   - now: the time stamped into `webhook-timestamp`.
+    ///   - time: the wall clock stamped into `webhook-timestamp` and read for `Retry-After` dates.
     public init(
         id: String,
         options: WebhookSinkPlugin.Options,
         http: any HTTPFetching,
         logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        time: TimeSource = .system
     ) {
         self.id = id
         self.options = options
         self.key = options.secret.flatMap(WebhookSignature.key(from:)).map { $0.withUnsafeBytes { Array($0) } }
         self.http = http
         self.logger = logger
-        self.now = now
+        self.time = time
     }
 
     /// From the options: `maxAttempts`, `maxAge`, `initialBackoff`…`maxBackoff`; 64 events per batch.
@@ -104,7 +104,7 @@ public struct WebhookSink: ManagedSink {
 
     /// One attempt; the second value is set when the endpoint is gone for good.
     func attempt(_ event: SinkEvent) async -> (DeliveryOutcome, String?) {
-        let date = now()
+        let date = time.now()
         do {
             let response = try await http.fetch(request(event, timestamp: Int(date.timeIntervalSince1970)))
             logger.trace("webhook answered", metadata: ["sink": "\(id)", "status": "\(response.status.code)"])

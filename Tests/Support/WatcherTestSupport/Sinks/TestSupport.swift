@@ -76,11 +76,6 @@ package func withTransport<T: Sendable>(_ body: @Sendable (HTTPTransport) async 
     }
 }
 
-/// A wall clock that follows a `ManualClock`, for ages and dead letters in tests.
-package func wallClock(_ clock: ManualClock, epoch: TimeInterval = 1_800_000_000) -> @Sendable () -> Date {
-    { Date(timeIntervalSince1970: epoch + clock.now.offset.seconds) }
-}
-
 /// Test defaults: fast polling, no trimming in the background, no kept history.
 package let testOptions = DeliveryService.Options(
     pollInterval: .milliseconds(20),
