@@ -61,20 +61,9 @@ public final class FixtureServer: Sendable {
         case truncated
     }
 
-    private enum Listening {
-        case waiting([CheckedContinuation<Int, any Error>])
-        case bound(port: Int)
-        case stopped(String)
-    }
-
-    struct NotListening: Error, CustomStringConvertible {
-        let reason: String
-        var description: String { "the fixture server is not listening: \(reason)" }
-    }
-
     private let answers: [String: Answer]
     private let notFound: Answer
-    private let listening = Mutex<Listening>(.waiting([]))
+    private let port = Mutex(0)
     private let received = Mutex<[Received]>([])
     private let fault = Mutex<Fault?>(nil)
     /// The real transport, on a client ``with(_:notFound:_:)`` shuts down afterwards.
@@ -88,11 +77,7 @@ public final class FixtureServer: Sendable {
 
     /// `http://127.0.0.1:<port>`, without a trailing slash.
     public var baseURL: String {
-        let port = listening.withLock { state -> Int in
-            if case .bound(let port) = state { return port }
-            return 0
-        }
-        return "http://127.0.0.1:\(port)"
+        "http://127.0.0.1:\(port.withLock { $0 })"
     }
 
     /// The URLs requested so far, in arrival order.
@@ -119,35 +104,24 @@ public final class FixtureServer: Sendable {
             notFound: notFound,
             http: HTTPTransport(client: client.client, userAgent: userAgent)
         )
-        let app = Application(
-            responder: FixtureResponder(server: server),
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in server.didBind(port: channel.localAddress?.port) },
-            logger: quietLogger
-        )
-        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-            group.addTask {
+        // The client goes first, so no kept-alive connection outlives it; then the server is stopped.
+        let served = Mutex(false)
+        do {
+            return try await LoopbackServer.with(FixtureResponder(server: server), logger: quietLogger) { port in
+                server.port.withLock { $0 = port }
+                served.withLock { $0 = true }
                 do {
-                    try await app.run()
-                    server.didStop("the server finished")
+                    let result = try await body(server)
+                    await client.shutdown()
+                    return result
                 } catch {
-                    server.didStop("\(error)")
+                    await client.shutdown()
+                    throw error
                 }
             }
-            // The client goes first, so no kept-alive connection outlives it; then the server is cancelled.
-            do {
-                try await server.waitUntilListening()
-                let result = try await body(server)
-                await client.shutdown()
-                group.cancelAll()
-                try await group.waitForAll()
-                return result
-            } catch {
-                await client.shutdown()
-                group.cancelAll()
-                try? await group.waitForAll()
-                throw error
-            }
+        } catch {
+            if !served.withLock({ $0 }) { await client.shutdown() }
+            throw error
         }
     }
 
@@ -182,39 +156,5 @@ public final class FixtureServer: Sendable {
         received.withLock { $0.append(Received(url: baseURL + target, headers: headers)) }
         let withQuery = query.map { "\(path)?\($0)" } ?? path
         return (answers[withQuery] ?? answers[path] ?? notFound, fault.withLock { $0 })
-    }
-
-    private func waitUntilListening() async throws {
-        _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
-            let ready: Result<Int, any Error>? = listening.withLock { state in
-                switch state {
-                case .waiting(let waiters):
-                    state = .waiting(waiters + [continuation])
-                    return nil
-                case .bound(let port): return .success(port)
-                case .stopped(let reason): return .failure(NotListening(reason: reason))
-                }
-            }
-            if let ready { continuation.resume(with: ready) }
-        }
-    }
-
-    private func didBind(port: Int?) {
-        guard let port else { return didStop("no local port") }
-        let waiters = listening.withLock { state -> [CheckedContinuation<Int, any Error>] in
-            guard case .waiting(let waiters) = state else { return [] }
-            state = .bound(port: port)
-            return waiters
-        }
-        for waiter in waiters { waiter.resume(returning: port) }
-    }
-
-    private func didStop(_ reason: String) {
-        let waiters = listening.withLock { state -> [CheckedContinuation<Int, any Error>] in
-            guard case .waiting(let waiters) = state else { return [] }
-            state = .stopped(reason)
-            return waiters
-        }
-        for waiter in waiters { waiter.resume(throwing: NotListening(reason: reason)) }
     }
 }

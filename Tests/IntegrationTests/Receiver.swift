@@ -51,24 +51,8 @@ final class Receiver: Sendable {
     func serve<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
         let router = Router()
         router.post("hook") { request, _ in try await self.handle(request) }
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "receiver")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.run()
-                return nil
-            }
-            defer { group.cancelAll() }
-            var ports = portStream.makeAsyncIterator()
-            guard let port = await ports.next() else { throw TimedOut(what: "receiver port") }
-            return try await body("http://127.0.0.1:\(port)/hook")
+        return try await LoopbackServer.with(router.buildResponder()) { port in
+            try await body("http://127.0.0.1:\(port)/hook")
         }
     }
 }

@@ -123,27 +123,18 @@ package func withReceivers<T: Sendable>(
     _ behaviours: [TestReceiver.Behaviour],
     _ body: @Sendable ([TestReceiver]) async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        var receivers: [TestReceiver] = []
-        for behaviour in behaviours {
-            let receiver = TestReceiver(clock: clock, behaviour)
-            let app = Application(
-                responder: ReceiverResponder(receiver: receiver),
-                configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in receiver.bound(channel.localAddress?.port) },
-                logger: Logger(label: "receiver", factory: { _ in SwiftLogNoOpLogHandler() })
-            )
-            group.addTask { try await app.run() }
-            try await eventually(timeout: .seconds(15), "receiver listening") { receiver.port != nil }
-            receivers.append(receiver)
-        }
-        do {
-            let result = try await body(receivers)
-            group.cancelAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
+    try await serve(behaviours.map { TestReceiver(clock: clock, $0) }, started: [], body)
+}
+
+/// Starts the first of `pending` on loopback, then the rest inside it, then runs `body` with all of them.
+private func serve<T: Sendable>(
+    _ pending: [TestReceiver],
+    started: [TestReceiver],
+    _ body: @Sendable ([TestReceiver]) async throws -> T
+) async throws -> T {
+    guard let receiver = pending.first else { return try await body(started) }
+    return try await LoopbackServer.with(ReceiverResponder(receiver: receiver)) { port in
+        receiver.bound(port)
+        return try await serve(Array(pending.dropFirst()), started: started + [receiver], body)
     }
 }
