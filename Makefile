@@ -16,9 +16,10 @@ export WATCHER_PYTHON := $(PYTHON)
 BUILD_PACKAGES := pkg-config liblmdb-dev libsecp256k1-dev libzmq3-dev
 # Tests: /metrics is checked with Prometheus' reference text parser (prometheus_client), the postgres sink tests
 # start a throwaway PostgreSQL cluster (initdb, pg_ctl), the web UI's browser tests drive chromium through
-# chromium-driver with Selenium, and the API is checked against docs/openapi.yaml with jsonschema and yaml.
+# chromium-driver with Selenium, the API is checked against docs/openapi.yaml with jsonschema and yaml, and
+# scripts/derive-check.py re-derives wallet addresses over python-ecdsa's secp256k1 arithmetic.
 TEST_PACKAGES := postgresql chromium chromium-driver python3-prometheus-client python3-selenium python3-jsonschema \
-	python3-yaml
+	python3-yaml python3-ecdsa
 present.pkg-config = command -v pkg-config
 present.liblmdb-dev = pkg-config --exists lmdb
 present.libsecp256k1-dev = pkg-config --exists libsecp256k1
@@ -30,6 +31,7 @@ present.python3-prometheus-client = $(PYTHON) -c "import prometheus_client"
 present.python3-selenium = $(PYTHON) -c "import selenium"
 present.python3-jsonschema = $(PYTHON) -c "import jsonschema"
 present.python3-yaml = $(PYTHON) -c "import yaml"
+present.python3-ecdsa = $(PYTHON) -c "import ecdsa"
 
 # $(call install,PACKAGES): the shell commands that install those of PACKAGES whose test fails, with at most one
 # `apt-get update` and one `apt-get install` (a package without a test counts as missing).

@@ -346,9 +346,11 @@ let package = Package(
         tests(
             "WatcherAppTests",
             [
-                "CoinDeskAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore", "WatcherPlugins",
-                "WatcherSimnet", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher",
-            ]
+                "CoinDeskAdapter", "WatcherApp", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore",
+                "WatcherPlugins", "WatcherSimnet", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher",
+            ],
+            // The wallet vectors `watcher wallets derive` is tested with (Fixtures/SOURCES.md).
+            resources: [.copy("Fixtures")]
         ),
         tests(
             "IntegrationTests",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer binary and runs every harness (or the ones named) for SECONDS each.
-#   scripts/fuzz.sh 60                 # make fuzz
-#   scripts/fuzz.sh 20                 # make fuzz-ci, the bounded pass `make test` runs
+#   scripts/fuzz.sh 60                 # make fuzz (every harness: the folders of Fuzz/corpus/)
+#   scripts/fuzz.sh 15                 # make fuzz-ci, the bounded pass `make test` runs
 #   scripts/fuzz.sh 300 config address
 # New inputs go to a scratch corpus (not committed); a crash is saved to Fuzz/crashes/<harness>/ and the script
 # exits 1. Prints one line per harness: executions, coverage (cov), features (ft), corpus size, seconds.
@@ -10,7 +10,11 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config address blockbook rawaddr coindesk json-price webhook-signature)
+# Every harness has its seed corpus in Fuzz/corpus/<harness>/ (FuzzCorpusTests checks that the folders and the
+# harnesses of FuzzHarness.swift are the same set), so the folders list them.
+if [ ${#harnesses[@]} -eq 0 ]; then
+    for folder in Fuzz/corpus/*/; do harnesses+=("$(basename "$folder")"); done
+fi
 swift=${SWIFT:-swift}
 scratch=.build-fuzz
 $swift build -c debug --product watcher-fuzz --scratch-path "$scratch" \

@@ -28,6 +28,10 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case jsonPrice = "json-price"
     /// Standard Webhooks signature verification of arbitrary headers and body.
     case webhookSignature = "webhook-signature"
+    /// Output descriptors, KEY expressions and wallets (a descriptor or a bare extended key) on every network.
+    case descriptor
+    /// Extended public keys (Base58Check, BIP32 and SLIP-132 versions).
+    case xpub
 
     /// Runs the harness on `bytes`. Errors are expected answers; only a crash is a finding.
     public func run(_ bytes: [UInt8]) {
@@ -39,6 +43,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .coindesk: Self.coindesk(bytes)
         case .jsonPrice: Self.jsonPrice(bytes)
         case .webhookSignature: Self.webhookSignature(bytes)
+        case .descriptor: Self.descriptor(bytes)
+        case .xpub: Self.xpub(bytes)
         }
     }
 
@@ -154,5 +160,77 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 header: lines[3]
             )
         }
+    }
+
+    static func descriptor(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        for network in BitcoinAddress.Network.allCases {
+            if let parsed = try? Descriptor(text, network: network) {
+                // An accepted descriptor's printed form parses back, prints the same, and gives the same scripts.
+                let printed = parsed.description
+                guard let again = try? Descriptor(printed, network: network) else {
+                    preconditionFailure("descriptor \(printed) does not parse back")
+                }
+                precondition(again.description == printed, "descriptor \(printed) prints as \(again.description)")
+                for branch in 0..<parsed.branchCount {
+                    for index: UInt32 in [0, 1] {
+                        let script = try? parsed.scriptPubKey(branch: branch, index: index)
+                        let scriptAgain = try? again.scriptPubKey(branch: branch, index: index)
+                        precondition(
+                            script == scriptAgain,
+                            "descriptor \(printed): scripts differ at \(branch)/\(index)"
+                        )
+                        _ = try? parsed.address(branch: branch, index: index)
+                    }
+                }
+            }
+            if let wallet = try? WalletDescriptor(parsing: text, network: network) {
+                _ = wallet.description
+                _ = wallet.identity
+                let printed = wallet.descriptor.description
+                guard let again = try? WalletDescriptor(parsing: printed, network: network) else {
+                    preconditionFailure("wallet \(printed) does not parse back")
+                }
+                for branch in WalletDescriptor.Branch.allCases where branch == .receive || wallet.change != nil {
+                    for index: UInt32 in [0, 1] {
+                        let script = try? wallet.scriptPubKey(branch, index: index)
+                        let scriptAgain = try? again.scriptPubKey(branch, index: index)
+                        precondition(script == scriptAgain, "wallet \(printed): scripts differ at \(branch) \(index)")
+                        _ = try? wallet.address(branch, index: index)
+                    }
+                }
+            }
+        }
+        _ = try? DescriptorKey(text, network: .mainnet)
+        _ = DescriptorChecksum.checksum(text)
+    }
+
+    static func xpub(_ bytes: [UInt8]) {
+        // The input as the key's text, and as the 78-byte payload under a valid checksum: a mutated text almost
+        // never passes Base58Check, so the payload form is what reaches the checks of version, depth, fingerprint,
+        // child number and key (the corpus holds both forms of each seed key).
+        xpubText(String(decoding: bytes, as: UTF8.self))
+        // Base58 encoding costs the square of the length: only payloads of a key's size (78, WIF 33/34) matter.
+        if bytes.count <= 100, let key = xpubText(Base58.encode(bytes + Base58.checksum(bytes))) {
+            precondition(key.serialized == bytes, "extended key does not re-serialise to its payload")
+        }
+    }
+
+    /// Parses `text` as an extended key; an accepted one re-serialises to `text` and is exercised further.
+    @discardableResult
+    static func xpubText(_ text: String) -> ExtendedPublicKey? {
+        guard let key = try? ExtendedPublicKey(text) else { return nil }
+        // An accepted key re-serialises to the same string, which parses to the same key.
+        precondition(key.string == text, "extended key does not re-serialise to its text")
+        precondition((try? ExtendedPublicKey(key.string)) == key, "extended key does not read back")
+        _ = try? key.child(0)
+        _ = try? key.derive([1, 2])
+        for network in BitcoinAddress.Network.allCases {
+            _ = try? ExtendedPublicKey(text, network: network)
+            if let wallet = try? WalletDescriptor(accountKey: key, network: network) {
+                _ = try? wallet.address(.receive, index: 0)
+            }
+        }
+        return key
     }
 }

@@ -16,6 +16,13 @@ import WatcherFuzzing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
+    /// `scripts/fuzz.sh` runs the harnesses the folders of `Fuzz/corpus/` name: they must be exactly the harnesses.
+    @Test func corpusFoldersAreTheHarnesses() throws {
+        let corpus = Self.fuzz.appendingPathComponent("corpus").path
+        let folders = try FileManager.default.contentsOfDirectory(atPath: corpus).filter { !$0.hasPrefix(".") }
+        #expect(Set(folders) == Set(FuzzHarness.allCases.map(\.rawValue)))
+    }
+
     @Test(arguments: FuzzHarness.allCases)
     func everyCommittedInputRunsWithoutACrash(_ harness: FuzzHarness) throws {
         let corpus = Self.inputs("corpus", harness)

@@ -141,4 +141,25 @@ struct BIP32Tests {
                 == .hardenedDerivation(Secp256k1.hardenedOffset)
         )
     }
+
+    @Test("A Base58 text longer than any key is refused before decoding (fuzzing: 64 KB took 12 s to decode)")
+    func tooLongIsRefusedFirst() throws {
+        let master =
+            "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8"
+        // 112 characters can still decode to 82 bytes (a key and its checksum): refused by the checksum instead.
+        #expect(thrownError(ExtendedKeyError.self) { _ = try ExtendedPublicKey(master + "z") } == .badChecksum)
+        // Refused by length, before the decoding whose cost grows with the square of the length.
+        let long = String(repeating: "z", count: 65_000)
+        #expect(thrownError(ExtendedKeyError.self) { _ = try ExtendedPublicKey(long) } == .tooLong(65_000))
+        #expect(thrownError(ExtendedKeyError.self) { _ = try ExtendedPublicKey(master + "zz") } == .tooLong(113))
+        #expect(
+            thrownError(DescriptorError.self) { _ = try Descriptor("wpkh(\(long))", network: .mainnet) }
+                == .unrecognizedKey
+        )
+        #expect(
+            thrownError(WalletError.self) { _ = try WalletDescriptor(parsing: long, network: .mainnet) }
+                == .extendedKey(.tooLong(65_000))
+        )
+        #expect(ExtendedKeyError.tooLong(113).description == "invalid extended key: 113 characters, not 111")
+    }
 }

@@ -55,7 +55,7 @@ extension DescriptorParser {
             }
             recordWatchOnly(.privateKey(kind: kind))
             return Self.placeholder(steps)
-        } catch .wrongLength, .badChecksum, .invalidCharacter {
+        } catch .wrongLength, .badChecksum, .invalidCharacter, .tooLong {
             throw .unrecognizedKey
         } catch {
             throw .extendedKey(error)

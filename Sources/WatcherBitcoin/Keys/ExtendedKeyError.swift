@@ -6,6 +6,9 @@ public enum ExtendedKeyError: Error, CustomStringConvertible, Equatable, Sendabl
     case invalidCharacter(offset: Int)
     /// The Base58Check checksum does not match.
     case badChecksum
+    /// Longer than any Base58Check text of 78 (or WIF's 33/34) bytes can be: refused before decoding, whose cost
+    /// grows with the square of the length. Carries the number of characters.
+    case tooLong(Int)
     /// The payload is not 78 bytes.
     case wrongLength(Int)
     /// The version bytes are neither a known public nor a known private version.
@@ -46,6 +49,7 @@ public enum ExtendedKeyError: Error, CustomStringConvertible, Equatable, Sendabl
         switch self {
         case .invalidCharacter(let offset): "invalid extended key: character at offset \(offset) is not Base58"
         case .badChecksum: "invalid extended key: bad Base58Check checksum"
+        case .tooLong(let count): "invalid extended key: \(count) characters, not 111"
         case .wrongLength(let count): "invalid extended key: decodes to \(count) bytes, not 78"
         case .unknownVersion(let version):
             "invalid extended key: unknown version bytes \(Hex.encode(ExtendedPublicKey.bigEndian(version))) (not xpub/ypub/zpub/tpub/upub/vpub, "

@@ -48,11 +48,20 @@ extension ExtendedPublicKey {
         guard version.isUsable(on: network) else { throw .wrongNetwork(key: version, expected: network) }
     }
 
+    /// The longest Base58 text of 82 bytes (a 78-byte key and its checksum): 112 characters. A longer text
+    /// decodes to more bytes, so it is neither an extended key (111 characters) nor a WIF key (51 or 52).
+    static let maximumTextLength = 112
+
     /// Base58-decodes and verifies the 4-byte checksum; returns the payload without it.
+    /// - Throws: ``ExtendedKeyError/invalidCharacter(offset:)``, ``ExtendedKeyError/tooLong(_:)`` (before decoding:
+    ///   Base58 decoding costs the square of the length, seconds for 64 KB) or ``ExtendedKeyError/badChecksum``.
     static func decodeCheck(_ text: String) throws(ExtendedKeyError) -> [UInt8] {
-        for (offset, scalar) in text.unicodeScalars.enumerated() where Base58.digitValue(scalar) == nil {
-            throw .invalidCharacter(offset: offset)
+        var count = 0
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            if Base58.digitValue(scalar) == nil { throw .invalidCharacter(offset: offset) }
+            count += 1
         }
+        if count > maximumTextLength { throw .tooLong(count) }
         guard let bytes = Base58.decode(text), bytes.count >= 4 else { throw .badChecksum }
         let body = Array(bytes.dropLast(4))
         guard Base58.checksum(body) == Array(bytes.suffix(4)) else { throw .badChecksum }
