@@ -43,7 +43,7 @@ struct HealthRecoveryTests {
                 }
                 // Back up: the primary takes the watch back, and the backup, which no job asks now, recovers as well.
                 simnet = try await Simnet.restart(configuration)
-                try await eventually(timeout: .seconds(30), "every provider healthy again") { await unhealthy() == [] }
+                try await eventually(timeout: .seconds(90), "every provider healthy again") { await unhealthy() == [] }
             }
         } catch {
             await simnet.shutdown()

@@ -114,7 +114,7 @@ struct MetricsTests {
                 // The file sink's delivered counter moves when a block brings new events.
                 let before = Self.value(text, #"watcher_sink_deliveries_total{sink="file",outcome="delivered"}"#) ?? 0
                 _ = try await simnet.mine(count: 1)
-                try await eventually(timeout: .seconds(30), "the delivered counter to move") {
+                try await eventually(timeout: .seconds(60), "the delivered counter to move") {
                     let now = Self.value(
                         await scrape(),
                         #"watcher_sink_deliveries_total{sink="file",outcome="delivered"}"#

@@ -41,7 +41,7 @@ struct PushEngineTests {
             let plan = JobPlan(config: config)
             #expect(plan.jobs.contains { $0.work == .push(chain: "btc", addresses: 1000) })
             try await EngineIntegrationTests.running(config, client: harness.client) { store in
-                try await eventually(timeout: .seconds(30), "the websocket subscribed") {
+                try await eventually(timeout: .seconds(60), "the websocket subscribed") {
                     simnet.websocketStats().open == 1
                 }
                 let start = await simnet.tip()
@@ -107,7 +107,7 @@ struct PushEngineTests {
                 """
             let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
             try await EngineIntegrationTests.running(config, client: harness.client) { store in
-                try await eventually(timeout: .seconds(30), "subscribed, every address observed") {
+                try await eventually(timeout: .seconds(60), "subscribed, every address observed") {
                     let observed = try store.read { try $0.addressStates(chain: "btc") }.filter { $0.summary != nil }
                     return simnet.websocketStats().open == 1 && observed.count == followed.count
                 }

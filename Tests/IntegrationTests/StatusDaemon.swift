@@ -82,7 +82,7 @@ extension Simnet {
     /// be given that very port as its own local one (a TCP self-connect) and hold it for a moment, so binding is
     /// retried until it succeeds or 30 s pass.
     static func restart(_ configuration: SimnetConfiguration) async throws -> Simnet {
-        try await eventuallyValue(timeout: .seconds(30), "port \(configuration.port) to be free again") {
+        try await eventuallyValue(timeout: .seconds(60), "port \(configuration.port) to be free again") {
             try? await Simnet.start(configuration)
         }
     }

@@ -87,7 +87,7 @@ struct StatusServerTests {
                 // The provider goes away: 503 within one check interval (2 s) plus a poll.
                 await simnet.shutdown()
                 let stopped = ContinuousClock.now
-                try await eventually(timeout: .seconds(15), "/healthz to turn 503") {
+                try await eventually(timeout: .seconds(60), "/healthz to turn 503") {
                     (try? await Self.get(client, "\(base)/healthz"))?.status == 503
                 }
                 #expect(ContinuousClock.now - stopped < .seconds(6))
@@ -95,7 +95,7 @@ struct StatusServerTests {
                 #expect(degraded.body.contains("\"bb\""))
                 // It comes back on the same port: 200 again.
                 simnet = try await Simnet.restart(configuration)
-                try await eventually(timeout: .seconds(40), "/healthz to turn 200 again") {
+                try await eventually(timeout: .seconds(60), "/healthz to turn 200 again") {
                     (try? await Self.get(client, "\(base)/healthz"))?.status == 200
                 }
             }

@@ -95,7 +95,7 @@ struct BrowserWebUITests {
             // runs, so the two reads are compared until a pair falls between two price updates.
             var api = JSONValue.null
             var cli = JSONValue.null
-            try await eventually(timeout: .seconds(30), "/api/accounts to equal accounts list --json") {
+            try await eventually(timeout: .seconds(60), "/api/accounts to equal accounts list --json") {
                 let listed = try await ExplorerTests.watcher([
                     "accounts", "list", "--json", "--config", "\(daemon.data)/watcher.json",
                 ])

@@ -33,7 +33,7 @@ struct CursorTests {
                     options: testOptions
                 )
                 try await whileRunning(first) {
-                    try await eventually(timeout: .seconds(15), "both sinks at 5") {
+                    try await eventually(timeout: .seconds(60), "both sinks at 5") {
                         try cursor(store, "hook") == 5 && cursor(store, "file") == 5
                     }
                 }
@@ -54,7 +54,7 @@ struct CursorTests {
                     metrics: counts.watcher
                 )
                 try await whileRunning(second) {
-                    try await eventually(timeout: .seconds(15), "both sinks at 8") {
+                    try await eventually(timeout: .seconds(60), "both sinks at 8") {
                         try cursor(again, "hook") == 8 && cursor(again, "file") == 8
                     }
                 }
@@ -86,7 +86,7 @@ struct CursorTests {
                 metrics: counts.watcher
             )
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "both cursors at the end") {
+                try await eventually(timeout: .seconds(60), "both cursors at the end") {
                     try cursor(store, "addresses") == 5 && cursor(store, "all") == 5
                 }
             }
@@ -112,7 +112,7 @@ struct CursorTests {
                 options: .init(pollInterval: .seconds(3600), trimInterval: .seconds(3600), keepDelivered: 0)
             )
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "the worker idle at the start") {
+                try await eventually(timeout: .seconds(60), "the worker idle at the start") {
                     service.status.state(sink: "file")?.head == 0
                 }
                 for n in 1...3 {

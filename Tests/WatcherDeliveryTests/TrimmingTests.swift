@@ -123,7 +123,7 @@ struct TrimmingTests {
                 metrics: counts.watcher
             )
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "the lagging sink to catch up") {
+                try await eventually(timeout: .seconds(60), "the lagging sink to catch up") {
                     try cursor(store, "lagging") == 5
                 }
             }

@@ -48,8 +48,8 @@ struct WebhookDeliveryTests {
             let counts = TestMetrics()
             let service = Self.service(store, [sink], clock: clock, counts: counts)
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "five deliveries") { receiver.deliveredIDs.count == 5 }
-                try await eventually(timeout: .seconds(15), "the cursor") { try cursor(store, "hook") == 5 }
+                try await eventually(timeout: .seconds(60), "five deliveries") { receiver.deliveredIDs.count == 5 }
+                try await eventually(timeout: .seconds(60), "the cursor") { try cursor(store, "hook") == 5 }
             }
             #expect(receiver.ids == ["evt_1", "evt_1", "evt_1", "evt_1", "evt_2", "evt_3", "evt_4", "evt_5"])
             #expect(receiver.log.map(\.status) == [500, 500, 500, 200, 200, 200, 200, 200])
@@ -100,10 +100,10 @@ struct WebhookDeliveryTests {
                     try await Events.append(store, (batch * 5 + 1)...(batch * 5 + 5), signal: signal)
                 }
                 // Generous under a loaded CI machine; a coupled sink would never deliver (the other retries 1000 times).
-                try await eventually(timeout: .seconds(30), "the healthy endpoint to get all 20") {
+                try await eventually(timeout: .seconds(60), "the healthy endpoint to get all 20") {
                     healthy.deliveredIDs.count == 20
                 }
-                try await eventually(timeout: .seconds(15), "the hanging endpoint to time out twice") {
+                try await eventually(timeout: .seconds(60), "the hanging endpoint to time out twice") {
                     counts.sinkFailures("b") >= 2
                 }
             }
@@ -126,7 +126,7 @@ struct WebhookDeliveryTests {
         ) { store, receiver, sink, _ in
             try await Events.append(store, 1...2)
             try await whileRunning(Self.service(store, [sink], clock: clock)) {
-                try await eventually(timeout: .seconds(15), "both delivered") {
+                try await eventually(timeout: .seconds(60), "both delivered") {
                     receiver.deliveredIDs == ["evt_1", "evt_2"]
                 }
             }
@@ -144,11 +144,11 @@ struct WebhookDeliveryTests {
             try await Events.append(store, 1...3)
             let first = Self.service(store, [sink], signal: signal)
             try await whileRunning(first) {
-                try await eventually(timeout: .seconds(15), "the sink to be disabled") {
+                try await eventually(timeout: .seconds(60), "the sink to be disabled") {
                     try store.read { try $0.sinkDisabled(sink: "hook") } != nil
                 }
                 try await Events.append(store, 4...5, signal: signal)
-                try await eventually(timeout: .seconds(15), "the disabled worker to see the new events") {
+                try await eventually(timeout: .seconds(60), "the disabled worker to see the new events") {
                     first.status.state(sink: "hook")?.head == 5
                 }
             }
@@ -162,7 +162,7 @@ struct WebhookDeliveryTests {
             // A restart does not call it again.
             let second = Self.service(store, [sink], signal: signal)
             try await whileRunning(second) {
-                try await eventually(timeout: .seconds(15), "the restarted worker to see the log") {
+                try await eventually(timeout: .seconds(60), "the restarted worker to see the log") {
                     second.status.state(sink: "hook")?.head == 5
                 }
                 #expect(second.status.state(sink: "hook")?.disabled != nil)
@@ -173,7 +173,7 @@ struct WebhookDeliveryTests {
                 receiver.answer { _, _ in .ok }
                 let summary = try await DeadLetterReplayer(store: store, logger: quietLogger).replay(sink)
                 #expect(summary.replayed == 1 && summary.remaining == 0 && summary.reenabled)
-                try await eventually(timeout: .seconds(15), "the rest delivered") { try cursor(store, "hook") == 5 }
+                try await eventually(timeout: .seconds(60), "the rest delivered") { try cursor(store, "hook") == 5 }
             }
             #expect(receiver.deliveredIDs == ["evt_1", "evt_2", "evt_3", "evt_4", "evt_5"])
             #expect(try store.read { try $0.sinkDisabled(sink: "hook") } == nil)
@@ -191,7 +191,7 @@ struct WebhookDeliveryTests {
             }
             try await Events.append(store, 6...6)
             try await whileRunning(Self.service(store, [sink])) {
-                try await eventually(timeout: .seconds(15), "delivery to the new URL") {
+                try await eventually(timeout: .seconds(60), "delivery to the new URL") {
                     try cursor(store, "hook") == 6
                 }
             }
@@ -209,7 +209,7 @@ struct WebhookDeliveryTests {
             let counts = TestMetrics()
             let service = Self.service(store, [sink], clock: clock, counts: counts)
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "the cursor past the dead letter") {
+                try await eventually(timeout: .seconds(60), "the cursor past the dead letter") {
                     try cursor(store, "hook") == 4
                 }
             }
@@ -249,7 +249,7 @@ struct WebhookDeliveryTests {
         ) { store, receiver, sink, _ in
             try await Events.append(store, 1...1)
             try await whileRunning(Self.service(store, [sink], clock: clock)) {
-                try await eventually(timeout: .seconds(15), "the dead letter") {
+                try await eventually(timeout: .seconds(60), "the dead letter") {
                     try !store.read { try $0.deadLetters(sink: "hook") }.isEmpty
                 }
             }

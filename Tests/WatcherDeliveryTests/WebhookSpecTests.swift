@@ -25,7 +25,7 @@ struct WebhookSpecTests {
             let counts = TestMetrics()
             let service = WebhookDeliveryTests.service(store, [sink], clock: clock, counts: counts)
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "both delivered") { try cursor(store, "hook") == 2 }
+                try await eventually(timeout: .seconds(60), "both delivered") { try cursor(store, "hook") == 2 }
             }
             #expect(hook.ids == ["evt_1", "evt_1", "evt_1", "evt_2", "evt_2", "evt_2"])
             #expect(hook.log.map(\.status) == [status, status, 200, status, status, 200])
@@ -42,7 +42,7 @@ struct WebhookSpecTests {
         ) { store, receiver, sink, _ in
             try await Events.append(store, 1...3)
             try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: clock)) {
-                try await eventually(timeout: .seconds(15), "past the dead letter") { try cursor(store, "hook") == 3 }
+                try await eventually(timeout: .seconds(60), "past the dead letter") { try cursor(store, "hook") == 3 }
             }
             #expect(receiver.ids == ["evt_1", "evt_2", "evt_3"])
             let letter = try #require(try store.read { try $0.deadLetters(sink: "hook") }.first)
@@ -60,7 +60,7 @@ struct WebhookSpecTests {
         ) { store, receiver, sink, http in
             try await Events.append(store, 1...1)
             try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: clock)) {
-                try await eventually(timeout: .seconds(15), "delivered") { try cursor(store, "hook") == 1 }
+                try await eventually(timeout: .seconds(60), "delivered") { try cursor(store, "hook") == 1 }
             }
             #expect(receiver.log.map(\.status) == [409, 409, 200])
 
@@ -70,7 +70,7 @@ struct WebhookSpecTests {
             let strict = webhookSink(options, http, id: "strict")
             try await Events.append(store, 2...2)
             try await whileRunning(WebhookDeliveryTests.service(store, [strict], clock: clock)) {
-                try await eventually(timeout: .seconds(15), "dead-lettered") { try cursor(store, "strict") == 2 }
+                try await eventually(timeout: .seconds(60), "dead-lettered") { try cursor(store, "strict") == 2 }
             }
             let letters = try store.read { try $0.deadLetters(sink: "strict") }
             #expect(letters.count == 2 && letters.allSatisfy { $0.attempts == 1 })
@@ -85,7 +85,7 @@ struct WebhookSpecTests {
             let patient = hookOptions(receiver.url, initialBackoff: .seconds(60), maxBackoff: .seconds(60))
             let first = webhookSink(patient, http)
             try await whileRunning(WebhookDeliveryTests.service(store, [first])) {
-                try await eventually(timeout: .seconds(15), "the failed attempt persisted") {
+                try await eventually(timeout: .seconds(60), "the failed attempt persisted") {
                     try store.read { try $0.sinkRetry(sink: "hook") }?.attempts == 1
                 }
             }
@@ -94,7 +94,7 @@ struct WebhookSpecTests {
             // With maxAttempts 2, the restarted worker makes one more attempt, not two.
             let second = webhookSink(hookOptions(receiver.url, maxAttempts: 2), http)
             try await whileRunning(WebhookDeliveryTests.service(store, [second], clock: ManualClock())) {
-                try await eventually(timeout: .seconds(15), "the dead letter") { try cursor(store, "hook") == 1 }
+                try await eventually(timeout: .seconds(60), "the dead letter") { try cursor(store, "hook") == 1 }
             }
             let letter = try #require(try store.read { try $0.deadLetters(sink: "hook") }.first)
             #expect(letter.attempts == 2)
@@ -122,7 +122,7 @@ struct WebhookURLSecretTests {
             let sink = webhookSink(options, http)
             try await Events.append(store, 1...1)
             try await whileRunning(WebhookDeliveryTests.service(store, [sink], clock: ManualClock())) {
-                try await eventually(timeout: .seconds(15), "disabled") {
+                try await eventually(timeout: .seconds(60), "disabled") {
                     try store.read { try $0.sinkDisabled(sink: "hook") } != nil
                 }
             }

@@ -94,7 +94,7 @@ struct ActiveActiveTests {
     }
 
     static func waitForStore(_ data: String) async throws -> Store {
-        try await eventuallyValue(timeout: .seconds(30), "the store in \(data)") {
+        try await eventuallyValue(timeout: .seconds(60), "the store in \(data)") {
             try? Store(path: data + "/store", options: .init(readOnly: true))
         }
     }

@@ -73,7 +73,7 @@ struct PostgresSinkTests {
                 let counts = TestMetrics()
                 let worker = worker(sink, store, signal, counts: counts)
                 try await whileRunning(worker) {
-                    try await eventually(timeout: .seconds(30), "the cursor at 250") { try cursor(store, "pg") == 250 }
+                    try await eventually(timeout: .seconds(60), "the cursor at 250") { try cursor(store, "pg") == 250 }
                 }
                 #expect(counts.sinkEvents("pg", "delivered") == 250 && counts.sinkFailures("pg") == 0)
                 #expect(counts.sinkEvents("pg", "dead_lettered") == 0)
@@ -117,7 +117,7 @@ struct PostgresSinkTests {
                 try await Events.append(store, 1...50)
                 let sink = try Self.sink(cluster, table: "events_d", batchSize: 7)
                 try await whileRunning(worker(sink, store, signal)) {
-                    try await eventually(timeout: .seconds(30), "the cursor at 50") { try cursor(store, "pg") == 50 }
+                    try await eventually(timeout: .seconds(60), "the cursor at 50") { try cursor(store, "pg") == 50 }
                 }
                 let before = try await SQL.with(cluster) { sql in
                     try await sql.strings("select id || '@' || inserted_at::text from events_d order by id")
@@ -128,7 +128,7 @@ struct PostgresSinkTests {
                 let counts = TestMetrics()
                 let second = worker(restarted, store, signal, counts: counts)
                 try await whileRunning(second) {
-                    try await eventually(timeout: .seconds(30), "the cursor at 60") { try cursor(store, "pg") == 60 }
+                    try await eventually(timeout: .seconds(60), "the cursor at 60") { try cursor(store, "pg") == 60 }
                 }
                 #expect(counts.sinkEvents("pg", "delivered") == 48)
                 try await SQL.with(cluster) { sql in
@@ -152,23 +152,23 @@ struct PostgresSinkTests {
                 let worker = worker(sink, store, signal, counts: counts)
                 try await whileRunning(worker) {
                     try await Events.append(store, 1...100, signal: signal)
-                    try await eventually(timeout: .seconds(30), "the first 100") { try cursor(store, "pg") == 100 }
+                    try await eventually(timeout: .seconds(60), "the first 100") { try cursor(store, "pg") == 100 }
                     // Down: deliveries fail (connection refused) and are retried; the cursor stays.
                     try await cluster.stopServer()
                     try await Events.append(store, 101...150, signal: signal)
-                    try await eventually(timeout: .seconds(30), "failed attempts") { counts.sinkFailures("pg") >= 2 }
+                    try await eventually(timeout: .seconds(60), "failed attempts") { counts.sinkFailures("pg") >= 2 }
                     let error = worker.status.state(sink: "pg")?.lastError ?? ""
                     #expect(error.contains("cannot connect"), "\(error)")
                     #expect(!error.contains(PostgresCluster.password))
                     #expect(try cursor(store, "pg") == 100)
                     try await cluster.startServer()
-                    try await eventually(timeout: .seconds(30), "150 after the outage") {
+                    try await eventually(timeout: .seconds(60), "150 after the outage") {
                         try cursor(store, "pg") == 150
                     }
                     // A restart drops the open connection; the sink reconnects.
                     try await cluster.restart()
                     try await Events.append(store, 151...200, signal: signal)
-                    try await eventually(timeout: .seconds(30), "200 after the restart") {
+                    try await eventually(timeout: .seconds(60), "200 after the restart") {
                         try cursor(store, "pg") == 200
                     }
                 }

@@ -85,7 +85,7 @@ struct FileSinkTests {
                 options: testOptions
             )
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "delivery") { try cursor(store, "file") == 3 }
+                try await eventually(timeout: .seconds(60), "delivery") { try cursor(store, "file") == 3 }
                 #expect(sink.fsyncCount == 0)
             }
             #expect(sink.fsyncCount == 1)
@@ -120,7 +120,7 @@ struct FileSinkTests {
                 metrics: counts.watcher
             )
             try await whileRunning(service) {
-                try await eventually(timeout: .seconds(15), "the restarted sink to catch up") {
+                try await eventually(timeout: .seconds(60), "the restarted sink to catch up") {
                     try cursor(store, "file") == 12
                 }
             }
