@@ -25,6 +25,14 @@ struct RunCommand: AsyncParsableCommand {
     )
     var httpToken: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "How many clients /api/events/stream serves at once; the next one gets 503 with Retry-After.",
+            valueName: "N"
+        )
+    )
+    var httpStreamClients: Int = 64
+
     @Option(help: "How often providers are probed for reachability and sync state, e.g. 30s.")
     var checkInterval: String = "30s"
 
@@ -47,6 +55,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--http: expected HOST:PORT such as 127.0.0.1:9110, got \"\(http)\"")
         }
         try Self.validate(httpToken: httpToken, http: http)
+        guard (1...100_000).contains(httpStreamClients) else {
+            throw ValidationError("--http-stream-clients: expected 1 to 100000, got \(httpStreamClients)")
+        }
     }
 
     /// A token must be non-empty (an unset variable in `--http-token "$VAR"` must not open writes) and needs
@@ -80,6 +91,7 @@ struct RunCommand: AsyncParsableCommand {
             config: config,
             statusAddress: http.flatMap(Self.hostPort),
             httpToken: httpToken,
+            streamClients: httpStreamClients,
             checkInterval: Duration(configText: checkInterval) ?? .seconds(30)
         )
         try await daemon.run(logger: logger)

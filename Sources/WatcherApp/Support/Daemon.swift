@@ -17,6 +17,8 @@ struct Daemon {
     var statusAddress: (host: String, port: Int)?
     /// The bearer token the status server's writes need (`--http-token`).
     var httpToken: String?
+    /// How many `/api/events/stream` clients the status server serves at once (`--http-stream-clients`).
+    var streamClients = 64
     /// Called with the web UI's URL once the status server listens.
     var onListening: (@Sendable (String) -> Void)?
     /// How often providers are probed.
@@ -81,6 +83,7 @@ struct Daemon {
                 port: port,
                 sources: statusSources(store: store, runtime: runtime, registry: registry) { collector.collect() },
                 token: httpToken,
+                streamClients: streamClients,
                 logger: logger
             ) { [onListening] bound in
                 let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/"
