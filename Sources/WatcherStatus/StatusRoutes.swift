@@ -35,14 +35,16 @@ struct StatusRoutes: Sendable {
         }
         let healthy = reasons.isEmpty
         return APIRoutes.json(
-            .object([
-                .init("status", .string(healthy ? "ok" : "degraded")),
-                .init(
-                    "providers",
-                    .object(entries.keys.sorted().map { .init($0, .bool(entries[$0]?.isHealthy ?? false)) })
-                ),
-                .init("reasons", .object(reasons)),
-            ]),
+            .object(
+                [
+                    .init("status", .string(healthy ? "ok" : "degraded")),
+                    .init(
+                        "providers",
+                        .object(entries.keys.sorted().map { .init($0, .bool(entries[$0]?.isHealthy ?? false)) })
+                    ),
+                    .init("reasons", .object(reasons)),
+                ] + (sources.lastReload?().map { [.init("reload", $0)] } ?? [])
+            ),
             status: healthy ? .ok : .serviceUnavailable
         )
     }

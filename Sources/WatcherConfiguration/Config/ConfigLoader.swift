@@ -90,7 +90,8 @@ public struct ConfigLoader: Sendable {
             watches: watches.compactMap(\.config),
             sinks: sinks.compactMap(\.config),
             resolved: root.resolvedJSON,
-            warnings: context.issues.filter { $0.severity == .warning }
+            warnings: context.issues.filter { $0.severity == .warning },
+            document: document
         )
     }
 
