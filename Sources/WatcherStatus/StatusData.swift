@@ -117,9 +117,9 @@ struct StatusData: Sendable {
         return result
     }
 
-    /// The log from `seq` on (oldest first), for the event stream.
-    func events(after seq: UInt64, limit: Int) throws -> [EventView] {
-        try sources.store.read { try $0.events(from: seq + 1, limit: limit) }.map(Self.view)
+    /// The log after `seq` (oldest first), for the event stream: the entries as stored, not parsed.
+    func events(after seq: UInt64, limit: Int) throws -> [LoggedEvent] {
+        try sources.store.read { try $0.events(from: seq + 1, limit: limit) }
     }
 
     /// The highest sequence number assigned so far.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 import Testing
+import WatcherCore
 import WatcherTesting
 
 @testable import WatcherStatus
@@ -70,6 +71,12 @@ struct EventStreamTests {
             }
             let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
             #expect(ids == (11...460).map(String.init), "\(ids.prefix(5)) … \(ids.suffix(5))")
+            // Each `data` is the same object as the event's entry in /api/events.
+            let data = try #require(text.split(separator: "\n").first { $0.hasPrefix("data: ") })
+            let listed = try JSONValue.parse(try await server.request("/api/events?limit=1000").body)
+            guard case .array(let entries) = listed else { throw TimedOut(what: "an array from /api/events") }
+            let entry = try #require(entries.first { $0["seq"] == .number("11") })
+            #expect(try JSONValue.parse(String(data.dropFirst(6))) == entry)
         }
     }
 

@@ -99,11 +99,19 @@ final class EventBroadcaster: Sendable {
         }
     }
 
-    /// `id: <seq>` and `data: <entry>` of each event: the bytes every client is sent.
-    static func encode(_ events: some Sequence<StatusData.EventView>) -> ByteBuffer {
-        var text = ""
-        for event in events { text += "id: \(event.seq)\ndata: \(event.json.serialized())\n\n" }
-        return ByteBuffer(string: text)
+    /// `id: <seq>` and `data: <entry>` of each event: the bytes every client is sent. The entry is the object of
+    /// `/api/events` (`{"seq":…,"type":…,"event":<envelope>}`), written around the stored envelope, which is
+    /// compact JSON already, instead of parsing and serializing it again.
+    static func encode(_ events: some Sequence<LoggedEvent>) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        for event in events {
+            buffer.writeString("id: \(event.seq)\ndata: {\"seq\":\(event.seq),\"type\":")
+            buffer.writeString(JSONValue.string(event.type).serialized())
+            buffer.writeString(",\"event\":")
+            buffer.writeBytes(event.body)
+            buffer.writeString("}\n\n")
+        }
+        return buffer
     }
 
     /// Reads the log while clients are connected and fans each batch out.
