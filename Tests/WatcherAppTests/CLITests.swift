@@ -199,6 +199,36 @@ struct CLITests {
         #expect(result.stderr.components(separatedBy: "SIGHUP: reloading").count == 2, "one reload only")
     }
 
+    /// A changed `storage` section is kept as it runs until the next restart, and each reload says so while the file
+    /// and the storage in force differ; the rest of the file is applied.
+    @Test func aStorageChangeWaitsForTheNextRestart() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = """
+            {"storage": {"path": "./data"},
+             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "http://127.0.0.1:9"}}],
+             "watches": [],
+             "sinks": [{"id": "out", "type": "stdout"}]}
+            """
+        let config = try dir.write("watcher.json", text)
+        let running = try WatcherProcess(["run", "--config", config])
+        try await running.waitForOutput("watcher started")
+        let storage = text.replacingOccurrences(of: #""path": "./data""#, with: #""path": "./data", "keepHeaders": 50"#)
+        try dir.write("watcher.json", storage)
+        running.signal(SIGHUP)
+        try await running.waitForOutput("changes=storage changed (needs a restart) restarted=nothing")
+        let sinks = storage.replacingOccurrences(of: #""id": "out""#, with: #""id": "out2""#)
+        try dir.write("watcher.json", sinks)
+        running.signal(SIGHUP)
+        try await running.waitForOutput("restarted=delivery")
+        running.signal(SIGTERM)
+        let result = try await running.wait(timeout: .seconds(5))
+        #expect(result.status == 0)
+        let warnings = result.stderr.components(separatedBy: "takes effect at the next restart").count - 1
+        #expect(warnings == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("sinks: +out2 -out"), "\(result.stderr)")
+    }
+
     /// Whether `pid` no longer dies of SIGHUP: it ignores it or catches it (`SigIgn` or `SigCgt` in
     /// /proc/PID/status, bit 0).
     static func handlesHangup(_ pid: Int32) -> Bool {

@@ -148,6 +148,8 @@ final class RuntimeSupervisor: Service, Sendable {
         if diff.storage {
             logger.warning("config reload: the storage section changed; it takes effect at the next restart")
             next.storage = current.config.storage
+            // The storage in force is still the old one: the next reload compares against it.
+            next.document = next.document.replacing("storage", with: current.config.document["storage"])
         }
         for warning in next.warnings { logger.warning("\(warning)") }
         let rebuildProviders = !diff.providers.isEmpty
@@ -207,6 +209,16 @@ final class RuntimeSupervisor: Service, Sendable {
         logger.error("config reload refused: \(why); still running the previous configuration")
         record.record(.init(result: "failed", time: .now, changes: why, problems: problems))
         factory.metrics.configReload("failed")
+    }
+}
+
+extension JSONValue {
+    /// This object with the member `key` set to `value` (removed when `nil`); anything else unchanged.
+    func replacing(_ key: String, with value: JSONValue?) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members.removeAll { $0.key == key }
+        if let value { members.append(.init(key, value)) }
+        return .object(members)
     }
 }
 
