@@ -168,7 +168,8 @@ struct CLITests {
     }
 
     /// `watcher reload` finds the daemon through its data directory's lock and sends it SIGHUP; with no daemon it
-    /// exits 1, and with an invalid config it exits 2 and signals nothing.
+    /// exits 1, and with an invalid config it exits 2 and signals nothing. It needs no sink secret: the daemon has
+    /// them in its own environment.
     @Test func reloadCommandSignalsTheDaemonOfTheDataDirectory() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -176,12 +177,17 @@ struct CLITests {
             {"storage": {"path": "./data"},
              "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "http://127.0.0.1:9"}}],
              "watches": [],
-             "sinks": [{"id": "out", "type": "stdout"}]}
+             "sinks": [{"id": "out", "type": "stdout"},
+                       {"id": "hook", "type": "webhook",
+                        "options": {"url": "http://127.0.0.1:9/hook", "secret": "${RELOAD_TEST_SECRET}"}}]}
             """
         let config = try dir.write("watcher.json", text)
         let none = try await WatcherProcess.run(["reload", "--config", config])
         #expect(none.status == 1 && none.stderr.contains("no watcher is running on"), "\(none.stderr)")
-        let running = try WatcherProcess(["run", "--config", config])
+        let running = try WatcherProcess(
+            ["run", "--config", config],
+            environment: ["RELOAD_TEST_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"]
+        )
         try await running.waitForOutput("watcher started")
         let sent = try await WatcherProcess.run(["reload", "--config", config])
         #expect(sent.status == 0, "\(sent.stderr)")

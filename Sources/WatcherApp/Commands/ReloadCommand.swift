@@ -11,8 +11,8 @@ struct ReloadCommand: AsyncParsableCommand {
         commandName: "reload",
         abstract: "Make the running daemon load its config file again (sends it SIGHUP).",
         discussion: """
-            Checks the config as `watcher check` does and exits 2 with every problem, signalling nothing, when it \
-            is invalid. Otherwise finds the daemon through the lock of the config's data directory (storage.path) \
+            Checks the config as `watcher check` does (but for the sinks' secrets, which the daemon reads from its \
+            own environment) and exits 2 with every problem, signalling nothing, when it is invalid. Otherwise finds the daemon through the lock of the config's data directory (storage.path) \
             and sends it SIGHUP; the daemon's log says what it applied. Exits 1 when no daemon runs there.
             """
     )
@@ -20,7 +20,9 @@ struct ReloadCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        let config = try options.load()
+        // The sinks' ${NAME} secrets are the daemon's, in its own environment (systemd's EnvironmentFile), which
+        // this shell need not have: the daemon checks them when it loads the file.
+        let config = try options.load(needsSinks: false)
         let directory = config.storage.path
         guard let pid = DataDirectoryLock.holderPID(directory: directory) else {
             throw CommandFailure.runtime("no watcher is running on \(directory) (its lock is not held)")

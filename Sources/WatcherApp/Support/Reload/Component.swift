@@ -44,11 +44,22 @@ final class Component: Sendable {
         }
     }
 
-    /// Shuts it down gracefully and waits until it has stopped.
-    func stop() async {
+    /// Shuts it down gracefully and waits until it has stopped; cancels it when that takes longer than `grace`
+    /// (a webhook in the middle of a slow request), so that a reload never hangs on one part.
+    func stop(grace: Duration = .seconds(10)) async {
         stopping.set()
         await group.triggerGracefulShutdown()
-        await task.withLock { $0 }?.value
+        guard let running = task.withLock({ $0 }) else { return }
+        await withTaskGroup(of: Void.self) { waiting in
+            waiting.addTask { await running.value }
+            waiting.addTask {
+                guard (try? await Task.sleep(for: grace)) != nil else { return }
+                running.cancel()
+            }
+            await waiting.next()
+            waiting.cancelAll()
+        }
+        await running.value
     }
 
     /// Cancels it (the daemon's shutdown took too long).
