@@ -107,19 +107,20 @@ struct ReloadTests {
     }
 
     /// A reload that changes only the sinks keeps the engine and its websocket open; a changed watch restarts the
-    /// engine in-process, and the push connection with it. The sink that stays keeps its cursor (no duplicates).
-    @Test func aSinkOnlyReloadKeepsThePushConnectionOpen() async throws {
+    /// engine in-process but keeps the push connection, which follows the new address set; a changed provider
+    /// reconnects it. The sink that stays keeps its cursor (no duplicates).
+    @Test func unchangedPushConnectionsStayOpen() async throws {
         var configuration = SimnetConfiguration(seed: 37, port: 0, blockInterval: nil)
         configuration.chain = ChainParameters(seed: 37, initialBlocks: 20, txsPerBlock: 3, fundedAddressCount: 10)
         try await Harness.withData(configuration) { simnet, _, data in
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             let funded = await simnet.addresses().filter(\.funded).map(\.address)
-            func json(sinks: String, addresses: [String]) -> String {
+            func json(sinks: String, addresses: [String], timeout: String = "2s") -> String {
                 let list = addresses.map { "\"\($0)\"" }.joined(separator: ", ")
                 return """
                     {"storage": {"path": "\(data)"},
                      "providers": [{"id": "bb", "type": "blockbook",
-                                    "options": {"url": "\(simnet.baseURL)", "timeout": "2s", "websocket": true}}],
+                                    "options": {"url": "\(simnet.baseURL)", "timeout": "\(timeout)", "websocket": true}}],
                      "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
                                  {"id": "wallet", "type": "address", "providers": ["bb"], "addresses": [\(list)]}],
                      "sinks": [\(sinks)]}
@@ -134,7 +135,6 @@ struct ReloadTests {
                 try await daemon.waitForOutput("watcher started")
                 try await eventually("the websocket to connect") { simnet.websocketStats().open == 1 }
                 try await eventually("a first event in the file sink") { !EndToEndTests.fileIDsOrEmpty(data).isEmpty }
-
                 try json(sinks: file + ", " + other, addresses: [funded[0]])
                     .write(toFile: path, atomically: true, encoding: .utf8)
                 daemon.signal(SIGHUP)
@@ -146,11 +146,30 @@ struct ReloadTests {
                 #expect(simnet.websocketStats().connections == 1, "\(simnet.websocketStats())")
                 #expect(simnet.websocketStats().open == 1)
 
+                // A watch gains an address: the engine restarts, the push connection stays.
                 try json(sinks: file + ", " + other, addresses: [funded[0], funded[1]])
                     .write(toFile: path, atomically: true, encoding: .utf8)
                 daemon.signal(SIGHUP)
-                try await daemon.waitForOutput("restarted=engine")
-                try await eventually("the engine's new push connection") {
+                try await daemon.waitForOutput("restarted=engine [")
+                let store = try await KillTests.waitForStore(data)
+                try await eventually("the added address's baseline") {
+                    try store.read { try $0.addressState(chain: "btc", address: funded[1])?.summary != nil }
+                }
+                await store.close()
+                let paid = try await simnet.pay(to: funded[1], amountSat: 45_000)
+                _ = try await simnet.mine(count: 1)
+                try await eventually(timeout: .seconds(60), "the added address's payment") {
+                    Self.announced(data, type: "address.tx.confirmed", txid: paid)
+                }
+                #expect(simnet.websocketStats().connections == 1, "\(simnet.websocketStats())")
+                #expect(simnet.websocketStats().open == 1)
+
+                // The provider changes: everything that uses it restarts, the push connection too.
+                try json(sinks: file + ", " + other, addresses: [funded[0], funded[1]], timeout: "3s")
+                    .write(toFile: path, atomically: true, encoding: .utf8)
+                daemon.signal(SIGHUP)
+                try await daemon.waitForOutput("restarted=providers, engine, push")
+                try await eventually("the new push connection") {
                     simnet.websocketStats().connections == 2 && simnet.websocketStats().open == 1
                 }
             } catch {

@@ -17,7 +17,10 @@ import WatcherStorage
 struct WatcherRuntime {
     let factory: RuntimeFactory
     let providers: RuntimeFactory.Providers
+    /// Every job but the push jobs.
     let engine: Engine
+    /// The push jobs, in an engine of their own over the same state; `nil` without push jobs.
+    let pushEngine: Engine?
     let delivery: RuntimeFactory.Delivery
 
     var chainProviders: [String: any ChainProvider] { providers.chain }
@@ -30,7 +33,9 @@ struct WatcherRuntime {
 
     /// In start order; the group stops them in reverse: the engine first, then delivery (workers finish while the
     /// store and HTTP client are still open), then the scheduler.
-    var services: [any Service] { [providers.scheduler, delivery.service, engine] }
+    var services: [any Service] {
+        [providers.scheduler, delivery.service] + (pushEngine.map { [$0] } ?? []) + [engine]
+    }
 
     init(
         config: WatcherConfig,
@@ -57,6 +62,6 @@ struct WatcherRuntime {
         )
         providers = try factory.providers(config)
         delivery = try factory.delivery(config)
-        engine = factory.engine(config, providers)
+        (pushEngine, engine) = factory.engines(config, providers)
     }
 }

@@ -57,8 +57,29 @@ struct RuntimeFactory: Sendable {
         return Providers(chain: chain, price: price, scheduler: scheduler)
     }
 
-    /// The engine of `config`'s watches over `providers`.
-    func engine(_ config: WatcherConfig, _ providers: Providers) -> Engine {
+    /// The engines of `config`'s watches over `providers`: the push jobs in one of their own (`nil` without push
+    /// jobs), so that their connections can outlive a reload of the other jobs, and the rest, sharing `shared` (a new
+    /// state when `nil`).
+    func engines(
+        _ config: WatcherConfig,
+        _ providers: Providers,
+        shared: EngineShared? = nil
+    ) -> (push: Engine?, main: Engine) {
+        let main = engine(config, providers, selection: .allButPush, shared: shared)
+        let push =
+            main.shared.pushJobs.isEmpty
+            ? nil : engine(config, providers, selection: .push, shared: main.shared, transitions: .finished)
+        return (push, main)
+    }
+
+    /// One engine of `config`'s watches over `providers`.
+    func engine(
+        _ config: WatcherConfig,
+        _ providers: Providers,
+        selection: Engine.JobSelection,
+        shared: EngineShared?,
+        transitions: AsyncStream<ProviderTransition>? = nil
+    ) -> Engine {
         Engine(
             config: config,
             context: EngineContext(
@@ -71,8 +92,10 @@ struct RuntimeFactory: Sendable {
                 keepHeaders: config.storage.keepHeaders,
                 metrics: metrics
             ),
-            transitions: relay.stream(),
-            settings: engineSettings
+            transitions: transitions ?? relay.stream(),
+            settings: engineSettings,
+            selection: selection,
+            shared: shared
         )
     }
 
@@ -93,4 +116,9 @@ struct RuntimeFactory: Sendable {
         )
         return Delivery(sinks: sinks, service: service)
     }
+}
+
+extension AsyncStream {
+    /// A stream that has ended: for an engine that records no provider state changes.
+    static var finished: AsyncStream<Element> { AsyncStream { $0.finish() } }
 }

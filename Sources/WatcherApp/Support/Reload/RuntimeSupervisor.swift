@@ -14,8 +14,9 @@ import WatcherObservability
 /// compared with the running config (``ConfigDiff``) and only the parts it touches are rebuilt and restarted:
 ///
 /// - sinks changed: the delivery restarts with the new sinks; each sink that stays resumes from its persisted cursor;
-/// - watches changed: the engine restarts in-process (its jobs and push connections start again);
-/// - providers changed: the providers and their scheduler are rebuilt, and the engine with them;
+/// - watches changed: the engine restarts in-process; its push connections stay open when the push jobs are the same
+///   (chain and providers) and follow the new addresses through the shared address book, else they start again;
+/// - providers changed: the providers and their scheduler are rebuilt, and the engine with its push jobs;
 /// - `storage` changed: kept as it is until the next restart (the store is open), and the log says so.
 ///
 /// The store, the event log and the cursors persist across all of it, so nothing is lost or announced twice.
@@ -31,7 +32,9 @@ final class RuntimeSupervisor: Service, Sendable {
         var providers: RuntimeFactory.Providers
         var scheduler: Component?
         var delivery: Component?
+        var push: Component?
         var engine: Component?
+        var shared: EngineShared
     }
 
     let factory: RuntimeFactory
@@ -44,6 +47,7 @@ final class RuntimeSupervisor: Service, Sendable {
     private let running: Mutex<Running>
     private let initial: RuntimeFactory.Delivery
     private let initialEngine: Engine
+    private let initialPush: Engine?
     private let requests: AsyncStream<Request>
     private let requestSink: AsyncStream<Request>.Continuation
 
@@ -64,7 +68,8 @@ final class RuntimeSupervisor: Service, Sendable {
         self.logger = logger
         initial = runtime.delivery
         initialEngine = runtime.engine
-        running = Mutex(Running(config: config, providers: runtime.providers))
+        initialPush = runtime.pushEngine
+        running = Mutex(Running(config: config, providers: runtime.providers, shared: runtime.engine.shared))
         (requests, requestSink) = AsyncStream<Request>.makeStream()
     }
 
@@ -73,7 +78,7 @@ final class RuntimeSupervisor: Service, Sendable {
 
     func run() async throws {
         let providers = running.withLock { $0.providers }
-        start(scheduler: providers.scheduler, delivery: initial.service, engine: initialEngine)
+        start(scheduler: providers.scheduler, delivery: initial.service, push: initialPush, engine: initialEngine)
         let listener = Task { [hangups, requestSink] in
             guard let hangups else { return }
             for await _ in hangups { requestSink.yield(.reload) }
@@ -99,13 +104,14 @@ final class RuntimeSupervisor: Service, Sendable {
         if let failure { throw CommandFailure.runtime(failure) }
     }
 
-    /// The running parts, dependents first: engine, delivery, scheduler.
-    private var components: [Component?] { running.withLock { [$0.engine, $0.delivery, $0.scheduler] } }
+    /// The running parts, dependents first: engine, push, delivery, scheduler.
+    private var components: [Component?] { running.withLock { [$0.engine, $0.push, $0.delivery, $0.scheduler] } }
 
     /// Starts whichever parts are given, scheduler first.
     private func start(
         scheduler: (any Service)? = nil,
         delivery: (any Service)? = nil,
+        push: (any Service)? = nil,
         engine: (any Service)? = nil
     ) {
         let sink = requestSink
@@ -114,12 +120,14 @@ final class RuntimeSupervisor: Service, Sendable {
         let made = (
             scheduler.map { Component("scheduler", service: $0, logger: logger, onFailure: report) },
             delivery.map { Component("delivery", service: $0, logger: logger, onFailure: report) },
+            push.map { Component("push connections", service: $0, logger: logger, onFailure: report) },
             engine.map { Component("engine", service: $0, logger: logger, onFailure: report) }
         )
         running.withLock { running in
             if let scheduler = made.0 { running.scheduler = scheduler }
             if let delivery = made.1 { running.delivery = delivery }
-            if let engine = made.2 { running.engine = engine }
+            if let push = made.2 { running.push = push }
+            if let engine = made.3 { running.engine = engine }
         }
     }
 
@@ -164,22 +172,39 @@ final class RuntimeSupervisor: Service, Sendable {
             refuse(["\(error)"], why: "a part of the new configuration could not be built")
             return
         }
+        // The push connections stay when their jobs are the same and the providers too.
+        let plan = JobPlan(config: next, settings: factory.engineSettings.plan)
+        let keepPush = rebuildEngine && !rebuildProviders && current.shared.fits(next, plan: plan)
+        let rebuildPush = rebuildEngine && !keepPush && (current.push != nil || !EngineShared.pushJobs(plan).isEmpty)
         // Stop what is replaced, dependents first, then start the replacements, dependencies first.
         if rebuildEngine { await current.engine?.stop() }
+        if rebuildPush {
+            await current.push?.stop()
+            running.withLock { $0.push = nil }
+        }
         if rebuildDelivery { await current.delivery?.stop() }
         if rebuildProviders {
             await current.scheduler?.stop()
             factory.board.reset(providers: next.providers.map(\.id))
         }
-        let engine = rebuildEngine ? factory.engine(next, providers) : nil
+        var engines: (push: Engine?, main: Engine)?
+        if keepPush {
+            current.shared.update(watches: next.watches)
+            let main = factory.engine(next, providers, selection: .allButPush, shared: current.shared)
+            engines = (nil, main)
+        } else if rebuildEngine {
+            engines = factory.engines(next, providers)
+        }
         running.withLock { running in
             running.config = next
             running.providers = providers
+            if let shared = engines?.main.shared { running.shared = shared }
         }
         start(
             scheduler: rebuildProviders ? providers.scheduler : nil,
             delivery: delivery?.service,
-            engine: engine
+            push: engines?.push,
+            engine: engines?.main
         )
         live.update(
             ProviderSession(
@@ -190,7 +215,8 @@ final class RuntimeSupervisor: Service, Sendable {
             )
         )
         let restarted = [
-            rebuildProviders ? "providers" : nil, rebuildEngine ? "engine" : nil, rebuildDelivery ? "delivery" : nil,
+            rebuildProviders ? "providers" : nil, rebuildEngine ? "engine" : nil, rebuildPush ? "push" : nil,
+            rebuildDelivery ? "delivery" : nil,
         ].compactMap { $0 }
         logger.notice(
             "configuration reloaded",
