@@ -328,6 +328,13 @@ let package = Package(
             ]
         ),
         tests(
+            "WatcherStatusTests",
+            [
+                "WatcherCore", "WatcherObservability", "WatcherStatus", "WatcherStorage", "WatcherTestSupport",
+                "WatcherTesting", .asyncHTTPClient, .logging, .nioCore, .nioHTTP1, .prometheus, .serviceLifecycle,
+            ]
+        ),
+        tests(
             "WatcherSimnetTests",
             [
                 "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", .asyncHTTPClient,

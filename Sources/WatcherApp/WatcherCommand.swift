@@ -15,9 +15,9 @@ public struct WatcherCommand: AsyncParsableCommand {
             """,
         version: WatcherVersion.current,
         subcommands: [
-            RunCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self, ProbeCommand.self,
-            BlocksCommand.self, BlockCommand.self, AccountsCommand.self, WalletsCommand.self, PriceCommand.self,
-            EventsCommand.self, DeadLettersCommand.self, SinksCommand.self, DemoCommand.self,
+            RunCommand.self, ReloadCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self,
+            ProbeCommand.self, BlocksCommand.self, BlockCommand.self, AccountsCommand.self, WalletsCommand.self,
+            PriceCommand.self, EventsCommand.self, DeadLettersCommand.self, SinksCommand.self, DemoCommand.self,
             SimnetCommand.self,
         ]
     )

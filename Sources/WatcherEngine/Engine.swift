@@ -41,18 +41,41 @@ public struct Engine: Service {
         }
     }
 
+    /// Which of the plan's jobs an engine runs.
+    public enum JobSelection: Sendable {
+        /// Every job, and the recording of provider state changes.
+        case all
+        /// The push jobs only (their connections outlive a reload of the watches).
+        case push
+        /// Every job but the push jobs, and the recording of provider state changes.
+        case allButPush
+
+        func includes(_ job: JobPlan.Job) -> Bool {
+            let isPush = if case .push = job.work { true } else { false }
+            switch self {
+            case .all: return true
+            case .push: return isPush
+            case .allButPush: return !isPush
+            }
+        }
+    }
+
     let config: WatcherConfig
     let context: EngineContext
     let transitions: AsyncStream<ProviderTransition>
     let settings: Settings
     /// The jobs it runs.
     public let plan: JobPlan
+    /// Which of them.
+    let selection: JobSelection
+    /// The state its jobs share (with an engine running the other jobs, across a reload).
+    public let shared: EngineShared
     /// Per chain: rung by the chain job after each new tip; polled address watches check at once.
-    let wakeups: [String: BlockWakeup]
+    var wakeups: [String: BlockWakeup] { shared.wakeups }
     /// Per chain with a push job: the connection's state, which the tip job follows.
-    let pushStates: [String: PushState]
+    var pushStates: [String: PushState] { shared.pushStates }
     /// Per chain: the followed addresses, built once from the config and merged with the CLI's accounts.
-    let books: [String: AddressBookSource]
+    var books: [String: AddressBookSource] { shared.books }
 
     /// Creates the engine.
     /// - Parameters:
@@ -60,40 +83,36 @@ public struct Engine: Service {
     ///   - context: store, scheduler, providers, signal.
     ///   - transitions: the scheduler's provider state changes, turned into `provider.*` events.
     ///   - settings: intervals.
+    ///   - selection: which of the plan's jobs it runs.
+    ///   - shared: the state of another engine over the same store to share (its ``EngineShared/fits(_:plan:)``
+    ///     must hold); `nil`: its own.
     public init(
         config: WatcherConfig,
         context: EngineContext,
         transitions: AsyncStream<ProviderTransition>,
-        settings: Settings = .init()
+        settings: Settings = .init(),
+        selection: JobSelection = .all,
+        shared: EngineShared? = nil
     ) {
         self.config = config
         self.context = context
         self.transitions = transitions
         self.settings = settings
-        self.plan = JobPlan(config: config, settings: settings.plan)
-        self.wakeups = Dictionary(uniqueKeysWithValues: Set(config.watches.map(\.chain)).map { ($0, BlockWakeup()) })
-        var pushStates: [String: PushState] = [:]
-        for job in plan.jobs {
-            if case .push(let chain, _) = job.work { pushStates[chain] = PushState() }
-        }
-        self.pushStates = pushStates
-        let chains = Set(config.watches.map(\.chain)).union(config.providers.filter(\.servesChain).map(\.chain))
-        self.books = Dictionary(
-            uniqueKeysWithValues: chains.map {
-                ($0, AddressBookSource(chain: $0, watches: config.watches, store: context.store, settings: settings))
-            }
-        )
+        self.selection = selection
+        let plan = JobPlan(config: config, settings: settings.plan)
+        self.plan = plan
+        self.shared = shared ?? EngineShared(config: config, plan: plan, store: context.store, settings: settings)
     }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
-                for job in plan.jobs {
+                for job in plan.jobs where selection.includes(job) {
                     let body = runner(for: job)
                     let wake = wakesOnBlock(job)
                     group.addTask { await loop(job.name, every: job.every, wake: wake, body) }
                 }
-                group.addTask { await recordTransitions() }
+                if selection != .push { group.addTask { await recordTransitions() } }
                 await group.waitForAll()
             }
         }
@@ -196,5 +215,5 @@ public struct Engine: Service {
 extension Engine: CustomStringConvertible {
     /// What service-lifecycle logs of the service. The default would print the whole config, every followed
     /// address included (a 43 MB string at 100,000 addresses).
-    public var description: String { "Engine(\(plan.jobs.count) jobs)" }
+    public var description: String { "Engine(\(plan.jobs.filter(selection.includes).count) jobs)" }
 }

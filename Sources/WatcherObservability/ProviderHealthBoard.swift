@@ -34,6 +34,14 @@ public final class ProviderHealthBoard: Sendable {
         state = Mutex(Dictionary(providers.map { ($0, Entry()) }) { first, _ in first })
     }
 
+    /// Keeps the entries of `providers` that exist, adds the others as healthy and drops the rest (a reload that
+    /// changed the providers).
+    public func reset(providers: [String]) {
+        state.withLock { state in
+            state = Dictionary(providers.map { ($0, state[$0] ?? Entry()) }) { first, _ in first }
+        }
+    }
+
     /// Records a request outcome.
     public func record(_ provider: String, reachable: Bool, reason: String? = nil) {
         state.withLock { state in

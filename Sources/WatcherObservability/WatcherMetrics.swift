@@ -16,6 +16,14 @@ public struct WatcherMetrics: Sendable {
     /// Emits nothing.
     public static let none = WatcherMetrics(factory: NOOPMetricsHandler.instance)
 
+    // MARK: Configuration
+
+    /// A reload of the configuration (SIGHUP) ended with `result`: `ok` (applied, or nothing changed) or `failed`
+    /// (invalid, or a part could not be built; the daemon runs on).
+    public func configReload(_ result: String) {
+        Counter(label: "watcher_config_reloads_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
     // MARK: Providers
 
     /// A provider operation (one job's request through the scheduler) finished with `status`: `ok`,

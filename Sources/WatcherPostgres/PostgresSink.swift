@@ -185,13 +185,14 @@ public actor PostgresSink: ManagedSink, SinkSelfTest {
             var version = "?"
             let rows = try await connection.query("show server_version", logger: logger)
             for try await text in rows.decode(String.self) { version = text }
-            var columns: [String] = []
-            for try await name in try await connection.query(table.columnsQuery, logger: logger).decode(String.self) {
-                columns.append(name)
+            var columns: [(name: String, type: String)] = []
+            let catalog = try await connection.query(table.columnsQuery, logger: logger)
+            for try await (name, type) in catalog.decode((String, String).self) {
+                columns.append((name, type))
             }
-            let missing = PostgresTable.columns.filter { !columns.contains($0) }
-            guard missing.isEmpty else {
-                throw PostgresFailure("table \(table) lacks the columns \(missing.joined(separator: ", "))")
+            let problems = PostgresTable.problems(columns)
+            guard problems.isEmpty else {
+                throw PostgresFailure("table \(table) \(problems.joined(separator: "; "))")
             }
             return "connected to \(endpoint) (PostgreSQL \(version)); table \(table) is ready"
         } catch let failure as PostgresFailure {

@@ -59,7 +59,8 @@ public enum PostgresSinkPlugin: SinkPlugin {
         public init(from reader: ObjectReader) {
             let doc = "postgres://user:${PG_PASSWORD}@host:5432/database; the password as a ${ENV_NAME} secret."
             url = reader.url("url", schemes: ["postgres", "postgresql"], required: true, doc: doc) ?? ""
-            if let written = reader.raw("url", type: "url", doc: doc)?.stringValue {
+            let written = reader.raw("url", type: "url", doc: doc)?.stringValue
+            if let written {
                 reader.show("url", .string(PostgresEndpoint.masked(written)))
                 if PostgresEndpoint.hasLiteralPassword(written) {
                     reader.context.warning(
@@ -72,7 +73,10 @@ public enum PostgresSinkPlugin: SinkPlugin {
                 do {
                     _ = try PostgresEndpoint(parsing: url)
                 } catch {
-                    reader.context.error(reader.path.key("url"), error.description)
+                    reader.context.error(
+                        reader.path.key("url"),
+                        error.description + URLSecretHint.suffix(forWritten: written ?? "")
+                    )
                 }
             }
             table =

@@ -35,7 +35,28 @@ public struct PostgresTable: Sendable, Hashable, CustomStringConvertible {
     public var description: String { schema.map { "\($0).\(name)" } ?? name }
 
     /// The columns the sink writes and `watcher sinks test` checks.
-    public static let columns = ["id", "type", "subject", "source", "time", "data", "inserted_at"]
+    public static let columns = schema.map(\.name)
+
+    /// Each column with its type as `information_schema.columns.data_type` names it: what ``createTable`` creates,
+    /// and what `watcher sinks test` checks an existing table against.
+    public static let schema: [(name: String, type: String)] = [
+        ("id", "text"), ("type", "text"), ("subject", "text"), ("source", "text"),
+        ("time", "timestamp with time zone"), ("data", "jsonb"), ("inserted_at", "timestamp with time zone"),
+    ]
+
+    /// What is wrong with a table whose columns are `found` (name and `data_type`): missing columns, then columns
+    /// of another type; empty when the sink can write to it.
+    public static func problems(_ found: [(name: String, type: String)]) -> [String] {
+        let types = Dictionary(found.map { ($0.name, $0.type) }) { first, _ in first }
+        let missing = schema.filter { types[$0.name] == nil }.map(\.name)
+        var problems: [String] = []
+        if !missing.isEmpty { problems.append("lacks the columns \(missing.joined(separator: ", "))") }
+        for column in schema {
+            guard let type = types[column.name], type != column.type else { continue }
+            problems.append("has column \(column.name) of type \(type), the sink creates it as \(column.type)")
+        }
+        return problems
+    }
 
     /// Creates the table when it is missing.
     var createTable: PostgresQuery {
@@ -60,14 +81,14 @@ public struct PostgresTable: Sendable, Hashable, CustomStringConvertible {
         return PostgresQuery(unsafeSQL: "create index if not exists \(index) on \(self) (type, time)")
     }
 
-    /// The table's column names, in order, from the catalog.
+    /// The table's column names and types, in order, from the catalog.
     var columnsQuery: PostgresQuery {
         var binds = PostgresBindings()
         binds.append(name)
         binds.append(schema ?? "")
         return PostgresQuery(
             unsafeSQL: """
-                select column_name::text from information_schema.columns
+                select column_name::text, data_type::text from information_schema.columns
                 where table_name = $1 and table_schema = coalesce(nullif($2, ''), current_schema())
                 order by ordinal_position
                 """,

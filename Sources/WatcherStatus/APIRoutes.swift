@@ -9,10 +9,14 @@ import WatcherStorage
 struct APIRoutes: Sendable {
     let data: StatusData
     let writes: WriteGuard
+    let stream: EventBroadcaster
+
+    /// The largest request body read (`POST /api/accounts`); a larger one gets 413.
+    static let maxBodyBytes = 16 * 1024
 
     var sources: StatusServer.Sources { data.sources }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StatusRequestContext>) {
         router.get("api/blocks") { request, _ in try self.blocks(request) }
         router.get("api/blocks/:id") { _, context in await self.block(context.parameters.get("id") ?? "") }
         router.get("api/accounts") { _, _ in try Self.json(.array(self.data.accounts().map(\.json))) }
@@ -22,7 +26,13 @@ struct APIRoutes: Sendable {
         }
         router.get("api/prices") { _, _ in try Self.json(.array(self.data.prices().map(\.json))) }
         router.get("api/events") { request, _ in try self.events(request) }
-        router.get("api/events/stream") { request, _ in EventStream(data: self.data).response(request) }
+        router.get("api/events/stream") { request, context in
+            EventStream(broadcaster: self.stream).response(request, context: context)
+        }
+        MethodGuard.allow(["api/blocks", "api/blocks/:id", "api/prices", "api/events", "api/events/stream"], [.get])
+            .add(to: router)
+        MethodGuard.allow(["api/accounts"], [.get, .post]).add(to: router)
+        MethodGuard.allow(["api/accounts/:address"], [.delete]).add(to: router)
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
@@ -57,6 +67,7 @@ struct APIRoutes: Sendable {
     }
 
     func block(_ id: String) async -> Response {
+        let id = id.removingPercentEncoding ?? id
         guard let blockID = BlockID(id) else {
             return Self.error(
                 "invalid block \(JSONValue.quoted(id)): expected a height or a 64-hex hash",
@@ -81,8 +92,19 @@ struct APIRoutes: Sendable {
         guard let add = sources.addAccount else {
             return Self.error("this server does not add accounts", status: .methodNotAllowed)
         }
-        guard let body = try? await request.body.collect(upTo: 16 * 1024),
-            let object = try? JSONValue.parse(Array(buffer: body)),
+        let limit = Self.maxBodyBytes
+        let tooLarge = Self.error(
+            "the request body is larger than \(limit) bytes (\(limit / 1024) KiB), the limit",
+            status: .contentTooLarge
+        )
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return tooLarge }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limit)
+        } catch {
+            return tooLarge
+        }
+        guard let object = try? JSONValue.parse(Array(buffer: body)),
             let text = object["address"]?.stringValue
         else {
             return Self.error(#"expected a JSON object {"address": "...", "label": "..."}"#, status: .badRequest)

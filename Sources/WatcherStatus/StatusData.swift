@@ -41,6 +41,9 @@ struct StatusData: Sendable {
 
     let sources: StatusServer.Sources
 
+    /// The config's watches in force now.
+    var watches: [WatchConfig] { sources.currentWatches?() ?? sources.watches }
+
     func blocks(limit: Int = 20) throws -> [BlockHeader] {
         let chain = sources.chain
         return try sources.store.read { try $0.recentHeaders(chain: chain, limit: limit) }
@@ -69,7 +72,7 @@ struct StatusData: Sendable {
         let summaries = Dictionary(states.compactMap { state in state.summary.map { (state.address, $0) } }) { a, _ in
             a
         }
-        return FollowedAccount.all(watches: sources.watches, chain: chain, accounts: accounts).map {
+        return FollowedAccount.all(watches: watches, chain: chain, accounts: accounts).map {
             AccountView(followed: $0, summary: summaries[$0.address], prices: prices)
         }
     }
@@ -83,7 +86,7 @@ struct StatusData: Sendable {
                 try txn.addressState(chain: chain, address: address), try txn.prices(), try txn.tip(chain: chain)
             )
         }
-        let followed = FollowedAccount.all(watches: sources.watches, chain: chain, accounts: stored.map { [$0] } ?? [])
+        let followed = FollowedAccount.all(watches: watches, chain: chain, accounts: stored.map { [$0] } ?? [])
         guard let entry = followed.first(where: { $0.address == address }) else { return nil }
         let txs = (state?.txs.values.map { $0 } ?? []).sorted { a, b in
             (a.blockHeight ?? .max, a.txid) > (b.blockHeight ?? .max, b.txid)
@@ -114,9 +117,9 @@ struct StatusData: Sendable {
         return result
     }
 
-    /// The log from `seq` on (oldest first), for the event stream.
-    func events(after seq: UInt64, limit: Int) throws -> [EventView] {
-        try sources.store.read { try $0.events(from: seq + 1, limit: limit) }.map(Self.view)
+    /// The log after `seq` (oldest first), for the event stream: the entries as stored, not parsed.
+    func events(after seq: UInt64, limit: Int) throws -> [LoggedEvent] {
+        try sources.store.read { try $0.events(from: seq + 1, limit: limit) }
     }
 
     /// The highest sequence number assigned so far.

@@ -11,18 +11,17 @@ import WatcherStorage
 struct StatusRoutes: Sendable {
     let sources: StatusServer.Sources
     let writes: WriteGuard
+    let streamLimits: EventBroadcaster.Limits
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StatusRequestContext>) {
         router.get("healthz") { _, _ in self.health() }
         router.head("healthz") { _, _ in self.health() }
-        for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
-            router.on("healthz", method: method) { _, _ in
-                Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
-            }
-        }
+        MethodGuard.allow(["healthz"], [.get, .head]).add(to: router)
         router.get("metrics") { _, _ in self.metrics() }
+        MethodGuard.allow(["metrics"], [.get]).add(to: router)
         let data = StatusData(sources: sources)
-        APIRoutes(data: data, writes: writes).add(to: router)
+        let stream = EventBroadcaster(data: data, limits: streamLimits)
+        APIRoutes(data: data, writes: writes, stream: stream).add(to: router)
         WebRoutes(data: data).add(to: router)
     }
 
@@ -36,14 +35,16 @@ struct StatusRoutes: Sendable {
         }
         let healthy = reasons.isEmpty
         return APIRoutes.json(
-            .object([
-                .init("status", .string(healthy ? "ok" : "degraded")),
-                .init(
-                    "providers",
-                    .object(entries.keys.sorted().map { .init($0, .bool(entries[$0]?.isHealthy ?? false)) })
-                ),
-                .init("reasons", .object(reasons)),
-            ]),
+            .object(
+                [
+                    .init("status", .string(healthy ? "ok" : "degraded")),
+                    .init(
+                        "providers",
+                        .object(entries.keys.sorted().map { .init($0, .bool(entries[$0]?.isHealthy ?? false)) })
+                    ),
+                    .init("reasons", .object(reasons)),
+                ] + (sources.lastReload?().map { [.init("reload", $0)] } ?? [])
+            ),
             status: healthy ? .ok : .serviceUnavailable
         )
     }

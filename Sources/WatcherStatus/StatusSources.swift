@@ -25,6 +25,10 @@ extension StatusServer {
         public var chain: String
         /// The config's watches: its `address` watches are followed accounts too.
         public var watches: [WatchConfig] = []
+        /// The watches in force now, when a reload can change them (read instead of ``watches``).
+        public var currentWatches: (@Sendable () -> [WatchConfig])?
+        /// The outcome of the last configuration reload, for `/healthz`; `nil` before the first.
+        public var lastReload: (@Sendable () -> JSONValue?)?
         /// Fetches a block the store does not hold through the providers (`watcher block`); `nil`: store only.
         public var fetchBlock: (@Sendable (BlockID) async throws -> BlockHeader)?
         /// `POST /api/accounts`; `nil`: refused. Throws ``AccountChangeError`` for the user's mistakes.

@@ -9,7 +9,7 @@ import WatcherCore
 struct WebRoutes: Sendable {
     let data: StatusData
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StatusRequestContext>) {
         router.get("/") { _, _ in try Self.html(WebPage.html(blocks: self.blocks(), accounts: self.accounts())) }
         router.get("ui/app.js") { _, _ in Self.asset(WebScript.source, type: "text/javascript; charset=utf-8") }
         router.get("ui/app.css") { _, _ in Self.asset(WebPage.style, type: "text/css; charset=utf-8") }
@@ -24,6 +24,13 @@ struct WebRoutes: Sendable {
             let type = request.uri.queryParameters.get("type").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
             return try Self.html(WebFragments.events(self.data.events(type: type, limit: 100)))
         }
+        MethodGuard.allow(
+            [
+                "/", "ui/app.js", "ui/app.css", "ui/blocks", "ui/blocks/:id", "ui/accounts", "ui/accounts/:address",
+                "ui/prices", "ui/events",
+            ],
+            [.get]
+        ).add(to: router)
     }
 
     static let securityPolicy =
@@ -53,6 +60,7 @@ struct WebRoutes: Sendable {
     func accounts() throws -> String { WebFragments.accounts(try data.accounts()) }
 
     func block(_ id: String) async -> String {
+        let id = id.removingPercentEncoding ?? id
         guard let blockID = BlockID(id) else {
             return WebFragments.error("\"\(id)\" is not a block height or a 64-hex block hash")
         }

@@ -12,6 +12,8 @@ struct WriteGuard: Sendable {
     let token: String?
     /// Whether the server listens on loopback only.
     let loopback: Bool
+    /// The address the server listens on: a `Host` naming it exactly counts as loopback.
+    var bound: String?
 
     /// `nil` when the write may go ahead, else the refusal.
     func refusal(_ request: Request) -> Response? {
@@ -20,9 +22,7 @@ struct WriteGuard: Sendable {
             return APIRoutes.error("writes from another origin (\(origin)) are refused", status: .forbidden)
         }
         if let token {
-            let prefix = "Bearer "
-            guard let header = request.headers[.authorization], header.hasPrefix(prefix),
-                Self.equal(String(header.dropFirst(prefix.count)), token)
+            guard let presented = request.headers[.authorization].flatMap(Self.bearer), Self.equal(presented, token)
             else {
                 var response = APIRoutes.error(
                     "writes need the token: Authorization: Bearer <token>",
@@ -40,14 +40,26 @@ struct WriteGuard: Sendable {
             )
         }
         // A page served under another name that resolves to this machine (DNS rebinding, or a proxy) is its
-        // own origin to the browser: only a token lets its writes through.
-        if let origin, let host = URL(string: origin)?.host, !StatusServer.isLoopback(host) {
+        // own origin to the browser: only a token lets its writes through. Both the page's origin and the host
+        // the request was sent to must be loopback addresses, parsed, not matched by prefix.
+        let originHost = origin.map { URL(string: $0)?.host ?? $0 }
+        for host in [originHost, request.head.authority].compactMap({ $0 })
+        where !StatusServer.isLoopback(host, bound: bound) {
+            let shown = StatusServer.hostName(host) ?? host
             return APIRoutes.error(
-                "writes from a page served as \(host) need the daemon to be started with --http-token",
+                "writes from a page served as \(shown) need the daemon to be started with --http-token",
                 status: .forbidden
             )
         }
         return nil
+    }
+
+    /// The credentials of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 11.1), the
+    /// token is not. `nil` for another scheme.
+    static func bearer(_ header: String) -> String? {
+        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
     /// `Origin: http://host:port` names the same host and port the request was sent to.

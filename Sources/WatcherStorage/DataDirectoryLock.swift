@@ -40,6 +40,19 @@ public final class DataDirectoryLock: Sendable {
         self.descriptor = descriptor
     }
 
+    /// The pid of the daemon holding the lock of `directory`, or `nil` when none holds it (no lock file, or a lock
+    /// nobody holds: the kernel drops it when its process dies).
+    public static func holderPID(directory: String) -> Int32? {
+        let descriptor = open(directory + "/watcher.lock", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return holder(descriptor).flatMap { Int32($0) }
+    }
+
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -8,8 +8,12 @@ import WatcherCore
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the watcher until SIGINT or SIGTERM.",
-        discussion: "Stops cleanly within 5 seconds of a signal, with the store flushed and closed."
+        abstract: "Run the watcher until SIGINT or SIGTERM; SIGHUP reloads the config.",
+        discussion: """
+            Stops cleanly within 5 seconds of SIGINT or SIGTERM, with the store flushed and closed. SIGHUP (or \
+            `watcher reload`) loads the config file again: an invalid one is refused and logged, a valid one is \
+            applied without a restart.
+            """
     )
 
     @OptionGroup var options: ConfigOptions
@@ -24,6 +28,14 @@ struct RunCommand: AsyncParsableCommand {
         )
     )
     var httpToken: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How many clients /api/events/stream serves at once; the next one gets 503 with Retry-After.",
+            valueName: "N"
+        )
+    )
+    var httpStreamClients: Int = 64
 
     @Option(help: "How often providers are probed for reachability and sync state, e.g. 30s.")
     var checkInterval: String = "30s"
@@ -47,6 +59,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--http: expected HOST:PORT such as 127.0.0.1:9110, got \"\(http)\"")
         }
         try Self.validate(httpToken: httpToken, http: http)
+        guard (1...100_000).contains(httpStreamClients) else {
+            throw ValidationError("--http-stream-clients: expected 1 to 100000, got \(httpStreamClients)")
+        }
     }
 
     /// A token must be non-empty (an unset variable in `--http-token "$VAR"` must not open writes) and needs
@@ -68,20 +83,31 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A SIGHUP while the config loads must not end the process; the daemon reloads on it once it runs.
+        signal(SIGHUP, SIG_IGN)
         var config = try options.load()
         let logger = Logger(label: "watcher")
-        if let shard = shard.flatMap(Shard.init) {
+        let shard = shard.flatMap(Shard.init)
+        if let shard {
             let before = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)
             config.watches = shard.apply(to: config.watches)
             let after = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)
             logger.notice("shard \(shard): following \(after) of \(before) configured addresses")
         }
-        let daemon = Daemon(
+        var daemon = Daemon(
             config: config,
             statusAddress: http.flatMap(Self.hostPort),
             httpToken: httpToken,
+            streamClients: httpStreamClients,
             checkInterval: Duration(configText: checkInterval) ?? .seconds(30)
         )
+        let registry = CommandPlugins.registry
+        let file = options.config
+        daemon.reload = { () throws(ConfigError) -> WatcherConfig in
+            var config = try ConfigLoader(registry: registry).load(file: file)
+            if let shard { config.watches = shard.apply(to: config.watches) }
+            return config
+        }
         try await daemon.run(logger: logger)
     }
 }

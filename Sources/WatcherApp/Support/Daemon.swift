@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Prometheus
 import ServiceLifecycle
@@ -17,6 +18,8 @@ struct Daemon {
     var statusAddress: (host: String, port: Int)?
     /// The bearer token the status server's writes need (`--http-token`).
     var httpToken: String?
+    /// How many `/api/events/stream` clients the status server serves at once (`--http-stream-clients`).
+    var streamClients = 64
     /// Called with the web UI's URL once the status server listens.
     var onListening: (@Sendable (String) -> Void)?
     /// How often providers are probed.
@@ -25,8 +28,12 @@ struct Daemon {
     var extraServices: [any Service] = []
     /// Stop by itself after this long.
     var duration: Duration?
+    /// Loads and checks the config file again on SIGHUP; `nil`: nothing to reload (`watcher demo`).
+    var reload: (@Sendable () throws(ConfigError) -> WatcherConfig)?
 
     func run(logger: Logger) async throws {
+        // A SIGHUP before the handler below is installed must not end the process (its default action).
+        signal(SIGHUP, SIG_IGN)
         for warning in config.warnings { logger.warning("\(warning)") }
         let lock: DataDirectoryLock
         do {
@@ -58,9 +65,29 @@ struct Daemon {
             await store.close()
             throw CommandFailure.runtime("\(error)")
         }
+        let live = LiveState(
+            ProviderSession(
+                config: config,
+                chainProviders: runtime.chainProviders,
+                priceProviders: runtime.priceProviders,
+                scheduler: runtime.scheduler
+            )
+        )
+        let record = ReloadRecord()
+        // Trapped before the group starts: a SIGHUP from now on waits in the sequence until the supervisor reads it.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let supervisor = RuntimeSupervisor(
+            runtime: runtime,
+            config: config,
+            live: live,
+            record: record,
+            hangups: hangups,
+            load: reload,
+            logger: logger
+        )
         let started = Announcement(logger: logger, config: config)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] =
-            ([started, StorageService(store: store, logger: logger), httpClient] + runtime.services).map {
+            ([started, StorageService(store: store, logger: logger), httpClient, supervisor] as [any Service]).map {
                 .init(service: $0)
             }
         if let (host, _) = statusAddress, !StatusServer.isLoopback(host) {
@@ -75,12 +102,22 @@ struct Daemon {
             )
         }
         if let (host, port) = statusAddress {
-            let collector = ScrapeCollector(store: store, board: runtime.board, config: config, metrics: metrics)
+            let collector = ScrapeCollector(
+                store: store,
+                board: runtime.board,
+                config: { live.config },
+                metrics: metrics
+            )
+            var sources = statusSources(store: store, live: live, board: runtime.board, registry: registry) {
+                collector.collect()
+            }
+            sources.lastReload = { record.json() }
             let server = StatusServer(
                 host: host,
                 port: port,
-                sources: statusSources(store: store, runtime: runtime, registry: registry) { collector.collect() },
+                sources: sources,
                 token: httpToken,
+                streamClients: streamClients,
                 logger: logger
             ) { [onListening] bound in
                 let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/"
@@ -157,33 +194,36 @@ extension StorageSettings {
 
 extension Daemon {
     /// What the status server serves, with the actions of `watcher block` and `watcher accounts add/remove`
-    /// (the status server does not depend on the CLI: it gets them as closures).
+    /// (the status server does not depend on the CLI: it gets them as closures). Each action reads the config and
+    /// providers in force when it runs, so a reload applies to the next request.
     func statusSources(
         store: Store,
-        runtime: WatcherRuntime,
+        live: LiveState,
+        board: ProviderHealthBoard,
         registry: PrometheusCollectorRegistry,
         beforeScrape: @escaping @Sendable () -> Void
     ) -> StatusServer.Sources {
         var sources = StatusServer.Sources(
             store: store,
-            board: runtime.board,
+            board: board,
             registry: registry,
             beforeScrape: beforeScrape
         )
-        let config = self.config
         let chain = sources.chain
-        // The daemon's own providers and scheduler: the UI's requests share the rate limits.
-        let session = ProviderSession(
-            config: config,
-            chainProviders: runtime.chainProviders,
-            priceProviders: runtime.priceProviders,
-            scheduler: runtime.scheduler
-        )
         sources.watches = config.watches
-        sources.fetchBlock = { id in try await session.ask(chain: chain) { try await $0.block(id) } }
-        let changes = AccountChanges(config: config, chain: chain, session: session)
-        sources.addAccount = { text, label in try await changes.add(text, label: label) { store } }
-        sources.removeAccount = { text in try await changes.remove(text, store: store) }
+        sources.currentWatches = { live.config.watches }
+        // The daemon's own providers and scheduler: the UI's requests share the rate limits.
+        sources.fetchBlock = { id in try await live.session.ask(chain: chain) { try await $0.block(id) } }
+        sources.addAccount = { text, label in
+            let session = live.session
+            let changes = AccountChanges(config: session.config, chain: chain, session: session)
+            return try await changes.add(text, label: label) { store }
+        }
+        sources.removeAccount = { text in
+            let session = live.session
+            return try await AccountChanges(config: session.config, chain: chain, session: session)
+                .remove(text, store: store)
+        }
         return sources
     }
 }

@@ -11,14 +11,20 @@ import WatcherStorage
 final class ScrapeCollector: Sendable {
     let store: Store
     let board: ProviderHealthBoard
-    let config: WatcherConfig
+    /// The config in force (a reload replaces it).
+    let currentConfig: @Sendable () -> WatcherConfig
     let metrics: WatcherMetrics
     private let lastCPU = Mutex<Double>(0)
 
-    init(store: Store, board: ProviderHealthBoard, config: WatcherConfig, metrics: WatcherMetrics) {
+    init(
+        store: Store,
+        board: ProviderHealthBoard,
+        config: @escaping @Sendable () -> WatcherConfig,
+        metrics: WatcherMetrics
+    ) {
         self.store = store
         self.board = board
-        self.config = config
+        self.currentConfig = config
         self.metrics = metrics
     }
 
@@ -33,6 +39,7 @@ final class ScrapeCollector: Sendable {
 
     /// Reads and records every gauge.
     func collect() {
+        let config = currentConfig()
         let sinks = config.sinks.map(\.id)
         let chains = Set(config.watches.filter { $0.kind != .price }.map(\.chain)).union(
             config.providers.filter(\.servesChain).map(\.chain)

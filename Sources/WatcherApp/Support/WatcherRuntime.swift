@@ -12,20 +12,30 @@ import WatcherScheduler
 import WatcherSinks
 import WatcherStorage
 
-/// Builds the providers, sinks, scheduler and engine of a validated config, and the services that run them.
+/// Builds the providers, sinks, scheduler and engine of a validated config, and the services that run them: the
+/// first generation of a daemon (a reload builds its replacements with the same ``factory``).
 struct WatcherRuntime {
-    let chainProviders: [String: any ChainProvider]
-    let priceProviders: [String: any PriceProvider]
-    let sinks: [any Sink]
-    let scheduler: Scheduler<ContinuousClock>
-    let signal: LogSignal
+    let factory: RuntimeFactory
+    let providers: RuntimeFactory.Providers
+    /// Every job but the push jobs.
     let engine: Engine
-    let delivery: DeliveryService
-    let board: ProviderHealthBoard
-    let metrics: WatcherMetrics
+    /// The push jobs, in an engine of their own over the same state; `nil` without push jobs.
+    let pushEngine: Engine?
+    let delivery: RuntimeFactory.Delivery
+
+    var chainProviders: [String: any ChainProvider] { providers.chain }
+    var priceProviders: [String: any PriceProvider] { providers.price }
+    var sinks: [any Sink] { delivery.sinks }
+    var scheduler: Scheduler<ContinuousClock> { providers.scheduler }
+    var signal: LogSignal { factory.signal }
+    var board: ProviderHealthBoard { factory.board }
+    var metrics: WatcherMetrics { factory.metrics }
+
     /// In start order; the group stops them in reverse: the engine first, then delivery (workers finish while the
     /// store and HTTP client are still open), then the scheduler.
-    let services: [any Service]
+    var services: [any Service] {
+        [providers.scheduler, delivery.service] + (pushEngine.map { [$0] } ?? []) + [engine]
+    }
 
     init(
         config: WatcherConfig,
@@ -37,64 +47,23 @@ struct WatcherRuntime {
         engineSettings: Engine.Settings? = nil,
         time: TimeSource = .system
     ) throws {
-        self.metrics = metrics
-        let context = PluginContext(
-            http: HTTPTransport(client: client, userAgent: WatcherVersion.userAgent),
-            logger: logger,
-            dataDirectory: config.storage.path
-        )
-        var chain: [String: any ChainProvider] = [:]
-        var price: [String: any PriceProvider] = [:]
-        for provider in config.providers {
-            var metered = context
-            metered.http = MeteredFetcher(context.http, role: "provider", id: provider.id, metrics: metrics, time: time)
-            if let made = try provider.plugin.makeChainProvider(context: metered) { chain[provider.id] = made }
-            if let made = try provider.plugin.makePriceProvider(context: metered) { price[provider.id] = made }
-        }
-        chainProviders = chain
-        priceProviders = price
-        sinks = try config.sinks.map { sink in
-            var metered = context
-            metered.http = MeteredFetcher(context.http, role: "sink", id: sink.id, metrics: metrics, time: time)
-            return try sink.plugin.makeSink(context: metered)
-        }
-
-        board = ProviderHealthBoard(providers: config.providers.map(\.id), time: time)
-        let (transitions, transitionSink) = AsyncStream<ProviderTransition>.makeStream()
-        scheduler = Scheduler(
-            limits: Dictionary(config.providers.map { ($0.id, $0.rateLimit) }) { first, _ in first },
-            clock: ContinuousClock(),
-            logger: logger,
-            onTransition: { transitionSink.yield($0) },
-            metrics: metrics,
-            board: board
-        )
-        signal = LogSignal()
-        engine = Engine(
-            config: config,
-            context: EngineContext(
-                store: store,
-                scheduler: scheduler,
-                chainProviders: chain,
-                priceProviders: price,
-                signal: signal,
-                logger: logger,
-                keepHeaders: config.storage.keepHeaders,
-                metrics: metrics,
-                time: time
-            ),
-            transitions: transitions,
-            settings: engineSettings ?? Engine.Settings(healthInterval: checkInterval)
-        )
-        delivery = DeliveryService(
+        factory = RuntimeFactory(
             store: store,
-            signal: signal,
-            routes: zip(config.sinks, sinks).map(DeliveryService.Route.init(config:sink:)),
-            retention: config.storage.eventRetention,
+            context: PluginContext(
+                http: HTTPTransport(client: client, userAgent: WatcherVersion.userAgent),
+                logger: logger,
+                dataDirectory: config.storage.path
+            ),
             logger: logger,
-            time: time,
-            metrics: metrics
+            metrics: metrics,
+            board: ProviderHealthBoard(providers: config.providers.map(\.id), time: time),
+            relay: TransitionRelay(),
+            signal: LogSignal(),
+            engineSettings: engineSettings ?? Engine.Settings(healthInterval: checkInterval),
+            time: time
         )
-        services = [scheduler, delivery, engine]
+        providers = try factory.providers(config)
+        delivery = try factory.delivery(config)
+        (pushEngine, engine) = factory.engines(config, providers)
     }
 }

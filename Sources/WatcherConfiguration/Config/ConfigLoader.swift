@@ -26,6 +26,9 @@ public struct ConfigLoader: Sendable {
     /// Loads a config file. Relative `storage.path` values are resolved against the file's directory.
     /// - Throws: ``ConfigError`` listing every problem.
     public func load(file: String) throws(ConfigError) -> WatcherConfig {
+        if let problem = ConfigFile.problem(file) {
+            throw ConfigError(file: file, issues: [ConfigIssue(path: .root, message: problem)])
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
         if let size, size > Self.maxFileBytes {
             throw ConfigError(
@@ -40,10 +43,9 @@ public struct ConfigLoader: Sendable {
             )
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read" : "does not exist"
             throw ConfigError(
                 file: file,
-                issues: [ConfigIssue(path: .root, message: "config file \(file) \(reason); `watcher init` writes one")]
+                issues: [ConfigIssue(path: .root, message: "config file \(file) cannot be read")]
             )
         }
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
@@ -88,7 +90,8 @@ public struct ConfigLoader: Sendable {
             watches: watches.compactMap(\.config),
             sinks: sinks.compactMap(\.config),
             resolved: root.resolvedJSON,
-            warnings: context.issues.filter { $0.severity == .warning }
+            warnings: context.issues.filter { $0.severity == .warning },
+            document: document
         )
     }
 

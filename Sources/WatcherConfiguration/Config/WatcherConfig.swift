@@ -14,6 +14,9 @@ public struct WatcherConfig: Sendable {
     public var resolved: JSONValue
     /// Warnings found while loading.
     public var warnings: [ConfigIssue]
+    /// The file as written (references unresolved, nothing masked): what a reload compares (``ConfigDiff``).
+    /// Never shown.
+    public var document: JSONValue = .null
 
     /// The provider with `id`.
     public func provider(_ id: String) -> ProviderConfig? { providers.first { $0.id == id } }

@@ -132,7 +132,11 @@ extension ObjectReader {
         else {
             let shown = value.flatMap(\.stringValue) ?? text
             let kind = schemes == ["http", "https"] ? "an http(s) URL" : "a URL (\(schemes.joined(separator: ", ")))"
-            context.error(path.key(key), "expected \(kind), got \(JSONValue.quoted(context.redact(shown)))")
+            context.error(
+                path.key(key),
+                "expected \(kind), got \(JSONValue.quoted(context.redact(shown)))"
+                    + URLSecretHint.suffix(forWritten: value?.stringValue ?? "")
+            )
             return nil
         }
         return text

@@ -19,14 +19,21 @@ final class AddressBookSource: Sendable {
     private let chain: String
     private let store: Store
     private let settings: Engine.Settings
-    private let watches: [WatchConfig]
+    private let watches: Mutex<[WatchConfig]>
     private let cache: Mutex<Cache?> = Mutex(nil)
 
     init(chain: String, watches: [WatchConfig], store: Store, settings: Engine.Settings) {
         self.chain = chain
         self.store = store
         self.settings = settings
-        self.watches = watches.filter { $0.kind == .address && $0.chain == chain }
+        self.watches = Mutex(watches.filter { $0.kind == .address && $0.chain == chain })
+    }
+
+    /// Replaces the config's watches (a reload); the next ``book()`` is built from them.
+    func update(watches: [WatchConfig]) {
+        let chain = self.chain
+        self.watches.withLock { $0 = watches.filter { $0.kind == .address && $0.chain == chain } }
+        cache.withLock { $0 = nil }
     }
 
     /// The current book: config watches plus the stored accounts (config wins on conflicts).
@@ -37,7 +44,7 @@ final class AddressBookSource: Sendable {
             if let cache, cache.accounts == accounts { return cache.book }
             var book = AddressBook.load(
                 chain: chain,
-                watches: watches,
+                watches: watches.withLock { $0 },
                 accounts: accounts,
                 accountThresholds: settings.accountThresholds
             )
