@@ -53,6 +53,8 @@ public struct Engine: Service {
     let pushStates: [String: PushState]
     /// Per chain: the followed addresses, built once from the config and merged with the CLI's accounts.
     let books: [String: AddressBookSource]
+    /// Per chain: the `wallet` watches.
+    let wallets: [String: WalletBook]
 
     /// Creates the engine.
     /// - Parameters:
@@ -83,6 +85,9 @@ public struct Engine: Service {
                 ($0, AddressBookSource(chain: $0, watches: config.watches, store: context.store, settings: settings))
             }
         )
+        self.wallets = Dictionary(
+            uniqueKeysWithValues: chains.map { ($0, WalletBook.load(chain: $0, watches: config.watches)) }
+        )
     }
 
     public func run() async throws {
@@ -103,7 +108,7 @@ public struct Engine: Service {
     /// could have changed, and a chain's tip job polls at once when its push connection reports a block.
     func wakesOnBlock(_ job: JobPlan.Job) -> BlockWakeup? {
         switch job.work {
-        case .addresses(let chain, _, .poll): wakeups[chain]
+        case .addresses(let chain, _, .poll), .wallet(let chain, _, .poll): wakeups[chain]
         case .chain(let chain, _, _, _, _, _): pushStates[chain]?.tipWake
         default: nil
         }
