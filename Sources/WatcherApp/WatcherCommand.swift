@@ -16,7 +16,8 @@ public struct WatcherCommand: AsyncParsableCommand {
         version: WatcherVersion.current,
         subcommands: [
             RunCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self, ProbeCommand.self,
-            BlocksCommand.self, BlockCommand.self, AccountsCommand.self, PriceCommand.self, EventsCommand.self,
+            BlocksCommand.self, BlockCommand.self, AccountsCommand.self, WalletsCommand.self, PriceCommand.self,
+            EventsCommand.self,
             DeadLettersCommand.self, SinksCommand.self, DemoCommand.self,
             SimnetCommand.self,
         ]

@@ -41,6 +41,11 @@ struct StatusData: Sendable {
 
     let sources: StatusServer.Sources
 
+    /// Exactly the wallets of `watcher wallets list`: the config's, with what the store knows.
+    func wallets() throws -> [WalletViews.Wallet] {
+        try WalletViews.read(sources.store, watches: sources.watches)
+    }
+
     func blocks(limit: Int = 20) throws -> [BlockHeader] {
         let chain = sources.chain
         return try sources.store.read { try $0.recentHeaders(chain: chain, limit: limit) }

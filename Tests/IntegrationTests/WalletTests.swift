@@ -181,9 +181,6 @@ struct WalletTests {
                 let total = changes.compactMap { $0["data"]?["deltaSat"]?.serialized() }.compactMap(Int64.init)
                     .reduce(0, +)
                 #expect(total == truth, "wallet.balance.changed deltas: \(total), balance \(truth)")
-                if ProcessInfo.processInfo.environment["WALLET_TEST_DUMP"] != nil {
-                    for event in events { print(event.serialized()) }
-                }
             }
         }
     }

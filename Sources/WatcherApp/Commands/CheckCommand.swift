@@ -66,7 +66,7 @@ struct CheckCommand: AsyncParsableCommand {
                 continue
             }
             let branches = watch.wallet?.change == nil ? [WalletBranch.receive] : WalletBranch.allCases
-            let parts = branches.map { "\($0) \(WalletWindow.progress(state[$0]))" }
+            let parts = branches.map { "\($0) \(state[$0].progress)" }
             lines.append("  \(watch.id): " + parts.joined(separator: "; "))
         }
         return lines

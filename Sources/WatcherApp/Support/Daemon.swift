@@ -4,6 +4,7 @@ import ServiceLifecycle
 import UnixSignals
 import WatcherConfiguration
 import WatcherCore
+import WatcherEngine
 import WatcherHTTP
 import WatcherObservability
 import WatcherStatus
@@ -184,6 +185,13 @@ extension Daemon {
         let changes = AccountChanges(config: config, chain: chain, session: session)
         sources.addAccount = { text, label in try await changes.add(text, label: label) { store } }
         sources.removeAccount = { text in try await changes.remove(text, store: store) }
+        let wallets = config.watches.filter { $0.kind == .wallet }
+        sources.nextWalletAddress = { id, label in
+            guard let watch = wallets.first(where: { $0.id == id }),
+                let wallet = WalletBook.load(chain: watch.chain, watches: [watch]).wallets[id]
+            else { throw CommandFailure.usage("no wallet \(id)") }
+            return try await WalletIssuer.next(wallet, chain: watch.chain, label: label, store: store).json
+        }
         return sources
     }
 }

@@ -62,6 +62,15 @@ public struct WalletState: Sendable, Hashable, Codable {
             self.derivedUpTo = derivedUpTo
             self.checkedUpTo = checkedUpTo
         }
+
+        /// How far the history check went, in words: "not scanned yet", "scanned 0…19: no payments", or
+        /// "scanned 0…59: last used 39".
+        public var progress: String {
+            guard let checkedUpTo else { return "not scanned yet" }
+            let range = "scanned 0…\(checkedUpTo)"
+            guard let lastUsed else { return range + ": no payments" }
+            return range + ": last used \(lastUsed)"
+        }
     }
 
     /// The chain.

@@ -60,13 +60,4 @@ public enum WalletWindow {
         guard let last = window.derivedUpTo, first <= last else { return nil }
         return first...last
     }
-
-    /// How far the initial scan went, in words: "not scanned yet", "scanned 0…39: no payments", or
-    /// "scanned 0…59: last used 39".
-    public static func progress(_ window: WalletState.Window) -> String {
-        guard let checked = window.checkedUpTo else { return "not scanned yet" }
-        let range = "scanned 0…\(checked)"
-        guard let used = window.lastUsed else { return range + ": no payments" }
-        return range + ": last used \(used)"
-    }
 }
