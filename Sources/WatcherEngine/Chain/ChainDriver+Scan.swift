@@ -52,7 +52,7 @@ extension ChainDriver {
                         matches[address, default: []] += txs
                     }
                 }
-                if walletScan != nil { walletTxs += answer.transactions.map(Self.matchable) }
+                if walletScan != nil { walletTxs += answer.transactions.map(WalletBlockMatch.matchable) }
                 page += 1
             } while page <= pages
             var block = ScannedBlock(block: header.ref, matches: matches)

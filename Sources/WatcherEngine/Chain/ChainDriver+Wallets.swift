@@ -7,13 +7,7 @@ import WatcherStorage
 /// index (one lookup each, whatever the number of wallets), the windows grown and the block matched again until
 /// nothing new matches.
 extension ChainDriver {
-    /// The scanned wallets' windows as a round carries them from block to block, with the scripts it derived that
-    /// are not in the index yet.
-    struct WalletScan: Sendable {
-        var wallets: [String: WalletMatcher.Wallet]
-        var derived: [WalletAddressRef: [UInt8]] = [:]
-        var pending: [[UInt8]: WalletAddressRef] = [:]
-    }
+    typealias WalletScan = WalletBlockMatch.Scan
 
     /// The wallets this chain job scans (strategy `scan`) that have a state, as matching takes them; `nil` when none.
     func walletScan() throws -> WalletScan? {
@@ -30,14 +24,32 @@ extension ChainDriver {
         return matching.isEmpty ? nil : WalletScan(wallets: matching)
     }
 
+    /// Matches one block's transactions against the wallets, carrying the grown windows to the next block.
+    func matchWallets(_ txs: [WalletMatcher.Tx], _ walletScan: inout WalletScan) throws -> [WalletMatcher.Match] {
+        try WalletBlockMatch.match(txs, &walletScan, chain: chain, store: context.store, book: wallets)
+    }
+}
+
+/// A block's transactions matched against the scanned wallets: what the chain job does with each block (and what
+/// `watcher-wallet-scan-bench` measures).
+package enum WalletBlockMatch {
+    /// The scanned wallets' windows as a round carries them from block to block, with the scripts it derived that
+    /// are not in the index yet.
+    package struct Scan: Sendable {
+        package var wallets: [String: WalletMatcher.Wallet]
+        package var derived: [WalletAddressRef: [UInt8]] = [:]
+        package var pending: [[UInt8]: WalletAddressRef] = [:]
+
+        package init(wallets: [String: WalletMatcher.Wallet]) { self.wallets = wallets }
+    }
+
     /// The scriptPubKey an address pays to (what matching compares), `nil` for text that is no address.
-    static func script(of address: String?) -> [UInt8]? {
-        guard let address, let decoded = try? BitcoinAddress(address) else { return nil }
-        return decoded.scriptPubKey
+    package static func script(of address: String?) -> [UInt8]? {
+        address.flatMap(BitcoinAddress.scriptPubKey(fromAddress:))
     }
 
     /// A provider's transaction as matching sees it: scripts instead of addresses.
-    static func matchable(_ tx: ChainTransaction) -> WalletMatcher.Tx {
+    package static func matchable(_ tx: ChainTransaction) -> WalletMatcher.Tx {
         WalletMatcher.Tx(
             txid: tx.txid,
             inputs: tx.inputs.map { .init(script: script(of: $0.address), valueSat: $0.valueSat) },
@@ -45,12 +57,16 @@ extension ChainDriver {
         )
     }
 
-    /// Matches one block's transactions against the wallets, carrying the grown windows to the next block.
-    func matchWallets(_ txs: [WalletMatcher.Tx], _ walletScan: inout WalletScan) throws -> [WalletMatcher.Match] {
-        let chain = self.chain
-        let store = context.store
+    /// Matches `txs` against the wallets of `walletScan` (the script index in `store`, plus the scripts derived
+    /// earlier in the same round), carrying the grown windows and derived scripts in `walletScan`.
+    package static func match(
+        _ txs: [WalletMatcher.Tx],
+        _ walletScan: inout Scan,
+        chain: String,
+        store: Store,
+        book: WalletBook
+    ) throws -> [WalletMatcher.Match] {
         let pending = walletScan.pending
-        let book = wallets
         let outcome = try WalletMatcher.match(
             txs,
             wallets: walletScan.wallets,

@@ -83,12 +83,12 @@ public struct WalletBook: Sendable {
         }
 
         /// A state with nothing derived yet.
-        func emptyState(chain: String) -> WalletState {
+        package func emptyState(chain: String) -> WalletState {
             WalletState(chain: chain, wallet: id, descriptor: normalized)
         }
 
         /// The windows as matching takes them.
-        func matching(_ state: WalletState) -> WalletMatcher.Wallet {
+        package func matching(_ state: WalletState) -> WalletMatcher.Wallet {
             WalletMatcher.Wallet(
                 windows: Dictionary(uniqueKeysWithValues: branches.map { ($0, state[$0]) }),
                 gap: gap

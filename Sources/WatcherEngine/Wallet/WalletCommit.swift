@@ -7,7 +7,7 @@ import WatcherStorage
 ///
 /// Drivers record each wallet address's state before and after the address reducer, mark what they checked, then
 /// call ``finish()`` once.
-struct WalletCommit {
+package struct WalletCommit {
     let chain: String
     let book: WalletBook
     let txn: StoreTransaction<WriteTransaction>
@@ -102,7 +102,7 @@ struct WalletCommit {
     }
 
     /// Derives what each branch's window lacks and adds it to the script index.
-    static func grow(
+    package static func grow(
         _ state: inout WalletState,
         wallet: WalletBook.Wallet,
         txn: StoreTransaction<WriteTransaction>,
