@@ -86,7 +86,7 @@ extension Engine {
             guard let id = job.providers.first, let pusher = context.chainProviders[id]?.push,
                 let state = pushStates[chain]
             else { return {} }
-            let driver = PushDriver(
+            var driver = PushDriver(
                 chain: chain,
                 provider: id,
                 pusher: pusher,
@@ -95,7 +95,9 @@ extension Engine {
                 state: state,
                 blockWake: wakeups[chain]
             )
-            return { await driver.run() }
+            driver.wallets = wallets[chain] ?? WalletBook()
+            let configured = driver
+            return { await configured.run() }
         case .health(let id):
             return {
                 let health = try await context.ask([id], .tip) { try await $0.health() }

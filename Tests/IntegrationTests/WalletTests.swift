@@ -211,4 +211,67 @@ struct WalletTests {
             }
         }
     }
+
+    /// A scanned wallet sees no mempool by itself; with Blockbook's websocket its window (both branches) is
+    /// subscribed and mempool payments and spends are announced from the push, with the wallet's balance.
+    @Test func aScannedWalletOnPushSeesMempoolPaymentsAndSpends() async throws {
+        try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
+            let json = """
+                {"storage": {"path": "\(data)"},
+                 "providers": [{"id": "bb", "type": "blockbook",
+                                "options": {"url": "\(simnet.baseURL)", "timeout": "2s", "websocket": true},
+                                "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
+                 "watches": [{"id": "shop", "type": "wallet", "providers": ["bb"], "every": "1s", "strategy": "scan",
+                              "descriptor": "\(Self.descriptor)", "gap": \(Self.gap)}],
+                 "sinks": []}
+                """
+            let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+            try await EngineIntegrationTests.running(config, client: client) { store in
+                try await eventually("the initial sync") { try Self.state(store)?.change.checkedUpTo == 2 }
+                // Subscribed: the window's six addresses (the first connection waits for the first window).
+                try await eventually(timeout: .seconds(30), "the websocket subscribed") {
+                    let stats = simnet.websocketStats()
+                    return stats.open == 1 && stats.received >= 2
+                }
+                let address = try Self.address(.receive, 1)
+                let before = simnet.websocketStats()
+                let txid = try await simnet.pay(to: address, amountSat: 80_000)
+                let paid = try await WatchShapeTests.event(store, "address.tx.unconfirmed", timeout: .seconds(10)) {
+                    $0["txid"] == .string(txid)
+                }
+                #expect(paid["data"]?["wallet"]?["index"] == .number("1"))
+                try await WatchShapeTests.event(store, "wallet.balance.changed") {
+                    $0["unconfirmedDeltaSat"] == .number("80000")
+                }
+                // The payment grew the receive window (to index 4): it is subscribed anew on a new connection.
+                try await eventually(timeout: .seconds(10), "the grown window subscribed") {
+                    let stats = simnet.websocketStats()
+                    return stats.connections > before.connections && stats.open == 1
+                        && stats.received >= before.received + 2
+                }
+                // A spend out of it with its change, from the mempool: both addresses pushed.
+                let change = try Self.address(.change, 2)
+                let spend = try await simnet.pay(
+                    to: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                    amountSat: 30_000,
+                    from: address,
+                    change: change
+                )
+                try await eventually(timeout: .seconds(10), "the spend pushed for both addresses") {
+                    Set(try Self.txEvents(store, spend).compactMap { $0["data"]?["address"]?.stringValue })
+                        == [address, change]
+                }
+                try await eventually("the wallet's unconfirmed balance") {
+                    try Self.state(store)?.unconfirmedSat == 80_000 - 30_000 - 450
+                }
+                _ = try await simnet.mine(count: 1)
+                try await eventually("the block's balance") {
+                    let state = try Self.state(store)
+                    return state?.balanceSat == 80_000 - 30_000 - 450 && state?.unconfirmedSat == 0
+                }
+                let confirmed = try Self.txEvents(store, spend).filter { $0["type"] == .string("address.tx.confirmed") }
+                #expect(confirmed.count == 2)
+            }
+        }
+    }
 }

@@ -58,7 +58,10 @@ struct WalletLedgerTests {
         #expect(next.balanceSat == 1_000 && next.unconfirmedSat == 7_000)
         let event = try #require(events.first)
         #expect(events.count == 1 && event.type == "wallet.balance.changed")
-        #expect(event.id == EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay|unconfirmed"]))
+        #expect(
+            event.id
+                == EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay|unconfirmed|bc1qfour"])
+        )
         let data = try JSONValue.parse(event.body)["data"]
         #expect(data?["deltaSat"] == .number("7000") && data?["unconfirmedDeltaSat"] == .number("7000"))
         #expect(data?["old"]?["balanceSat"] == .number("1000") && data?["new"]?["unconfirmedSat"] == .number("7000"))
@@ -118,7 +121,7 @@ struct WalletLedgerTests {
         #expect(next.balanceSat == 42_000)
         #expect(
             events.map(\.id) == [
-                EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay|confirmed|b9"])
+                EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay|confirmed|b9|bc1qfour"])
             ]
         )
     }

@@ -7,7 +7,7 @@ import WatcherCore
 /// provider summaries, moved by the exact deltas of scanned and pushed transactions). One commit that changes them
 /// while announcing transactions of the wallet emits one `wallet.balance.changed`, whose id derives from the
 /// chain: the wallet and each transaction with its new state (`unconfirmed`, `confirmed` in a block, `reverted`
-/// from a block, `replaced`), never from the moment of a poll. A change without such a transaction (the baseline
+/// from a block, `replaced`) and the wallet address it reached, never from the moment of a poll. A change without such a transaction (the baseline
 /// of the first look, or of an address added to the window) is recorded silently, as for an address.
 public enum WalletLedger {
     /// What one commit did to one wallet.
@@ -51,16 +51,18 @@ public enum WalletLedger {
         (state?.summary?.balanceSat ?? 0, state?.summary?.unconfirmedBalanceSat ?? 0)
     }
 
-    /// The state change of each transaction an address's events announce, as `txid|state`.
+    /// The state change of each transaction an address's events announce, as `txid|state|address` (the address
+    /// too: one transaction may reach a wallet's balance through several addresses, in one commit or several).
     public static func transitions(_ events: [NewEvent]) -> Set<String> {
         var result: Set<String> = []
         for event in events where event.fact.count >= 3 {
-            let txid = event.fact[2]
+            let (address, txid) = (event.fact[1], event.fact[2])
+            let block = event.fact.dropFirst(3).first ?? ""
             switch event.type {
-            case "address.tx.unconfirmed": result.insert("\(txid)|unconfirmed")
-            case "address.tx.confirmed": result.insert("\(txid)|confirmed|\(event.fact.dropFirst(3).first ?? "")")
-            case "address.tx.reverted": result.insert("\(txid)|reverted|\(event.fact.dropFirst(3).first ?? "")")
-            case "address.tx.replaced": result.insert("\(txid)|replaced")
+            case "address.tx.unconfirmed": result.insert("\(txid)|unconfirmed|\(address)")
+            case "address.tx.confirmed": result.insert("\(txid)|confirmed|\(block)|\(address)")
+            case "address.tx.reverted": result.insert("\(txid)|reverted|\(block)|\(address)")
+            case "address.tx.replaced": result.insert("\(txid)|replaced|\(address)")
             default: continue
             }
         }
@@ -82,7 +84,7 @@ public enum WalletLedger {
         if let before, before.summary == nil, after.summary != nil {
             for tx in before.txs.values {
                 let state = tx.blockHash.map { "confirmed|\($0)" } ?? (tx.blockHeight.map { "confirmed|h\($0)" })
-                change.transitions.insert("\(tx.txid)|\(state ?? "unconfirmed")")
+                change.transitions.insert("\(tx.txid)|\(state ?? "unconfirmed")|\(after.address)")
             }
         }
     }
