@@ -216,6 +216,11 @@ let package = Package(
         executable("watcher", ["WatcherApp"]),
         executable("watcher-bench", ["WatcherStorage", "CLMDB"], path: "Benchmarks/StorageBenchmark"),
         executable("watcher-wallet-bench", ["WatcherBitcoin"], path: "Benchmarks/WalletBenchmark"),
+        executable(
+            "watcher-wallet-scan-bench",
+            ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherStorage"],
+            path: "Benchmarks/WalletScanBenchmark"
+        ),
         // What the delivery benchmarks share: the event they append and a scratch directory.
         library("BenchmarkSupport", [], path: "Benchmarks/Support"),
         executable(

@@ -36,12 +36,14 @@ extension Engine {
                 scan: scan
             )
             driver.wakeup = wakeups[chain]
+            driver.wallets = wallets[chain] ?? WalletBook()
             let configured = driver
             let whileFollowing = job.whileFollowing
             let push = pushStates[chain]
+            let hasWallets = !(wallets[chain]?.wallets.isEmpty ?? true)
             return {
                 if whileFollowing {
-                    guard try !txWatches.isEmpty || !book().entries.isEmpty else { return }
+                    guard try !txWatches.isEmpty || hasWallets || !book().entries.isEmpty else { return }
                 }
                 // While a push connection is up, it says when to look.
                 if let push, !push.shouldPoll(now: context.time.elapsed, safety: JobPlan.pushSafetyPoll) { return }
@@ -57,6 +59,21 @@ extension Engine {
             }
             let configured = driver
             return { try await configured.poll(try book().watch(watch)) }
+        case .wallet(let chain, let watch, let strategy):
+            guard let book = wallets[chain], let wallet = book.wallets[watch] else { return {} }
+            var driver = WalletDriver(
+                chain: chain,
+                wallet: wallet,
+                book: book,
+                providers: job.providers,
+                context: context
+            )
+            if strategy == .scan {
+                // Payments come with each scanned block; this job checks the history of new window addresses.
+                driver.checkOnly = true
+                driver.priority = .backfill
+            }
+            return driver.round
         case .accounts(let chain, let refresh):
             return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)
         case .tx(_, let watch):
@@ -69,7 +86,7 @@ extension Engine {
             guard let id = job.providers.first, let pusher = context.chainProviders[id]?.push,
                 let state = pushStates[chain]
             else { return {} }
-            let driver = PushDriver(
+            var driver = PushDriver(
                 chain: chain,
                 provider: id,
                 pusher: pusher,
@@ -78,7 +95,9 @@ extension Engine {
                 state: state,
                 blockWake: wakeups[chain]
             )
-            return { await driver.run() }
+            driver.wallets = wallets[chain] ?? WalletBook()
+            let configured = driver
+            return { await configured.run() }
         case .health(let id):
             return {
                 let health = try await context.ask([id], .tip) { try await $0.health() }

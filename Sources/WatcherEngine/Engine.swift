@@ -76,6 +76,8 @@ public struct Engine: Service {
     var pushStates: [String: PushState] { shared.pushStates }
     /// Per chain: the followed addresses, built once from the config and merged with the CLI's accounts.
     var books: [String: AddressBookSource] { shared.books }
+    /// Per chain: the `wallet` watches.
+    let wallets: [String: WalletBook]
 
     /// Creates the engine.
     /// - Parameters:
@@ -102,6 +104,10 @@ public struct Engine: Service {
         let plan = JobPlan(config: config, settings: settings.plan)
         self.plan = plan
         self.shared = shared ?? EngineShared(config: config, plan: plan, store: context.store, settings: settings)
+        let chains = Set(config.watches.map(\.chain)).union(config.providers.filter(\.servesChain).map(\.chain))
+        self.wallets = Dictionary(
+            uniqueKeysWithValues: chains.map { ($0, WalletBook.load(chain: $0, watches: config.watches)) }
+        )
     }
 
     public func run() async throws {
@@ -122,7 +128,7 @@ public struct Engine: Service {
     /// could have changed, and a chain's tip job polls at once when its push connection reports a block.
     func wakesOnBlock(_ job: JobPlan.Job) -> BlockWakeup? {
         switch job.work {
-        case .addresses(let chain, _, .poll): wakeups[chain]
+        case .addresses(let chain, _, .poll), .wallet(let chain, _, .poll): wakeups[chain]
         case .chain(let chain, _, _, _, _, _): pushStates[chain]?.tipWake
         default: nil
         }

@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WatcherConfiguration
 import WatcherCore
 import WatcherStorage
 
-/// The JSON API (`docs/openapi.yaml`): blocks, accounts (with writes), prices and the event log.
+/// The JSON API (`docs/openapi.yaml`): blocks, accounts (with writes), wallets (with `next`), prices and the event
+/// log.
 struct APIRoutes: Sendable {
     let data: StatusData
     let writes: WriteGuard
@@ -23,6 +25,11 @@ struct APIRoutes: Sendable {
         router.post("api/accounts") { request, _ in await self.addAccount(request) }
         router.delete("api/accounts/:address") { request, context in
             await self.removeAccount(request, context.parameters.get("address") ?? "")
+        }
+        router.get("api/wallets") { _, _ in try self.wallets() }
+        router.get("api/wallets/:id") { _, context in try self.wallet(context.parameters.get("id") ?? "") }
+        router.post("api/wallets/:id/next") { request, context in
+            await self.nextAddress(request, context.parameters.get("id") ?? "")
         }
         router.get("api/prices") { _, _ in try Self.json(.array(self.data.prices().map(\.json))) }
         router.get("api/events") { request, _ in try self.events(request) }
@@ -146,6 +153,44 @@ struct APIRoutes: Sendable {
         case .providers: .badGateway
         case .notFollowed: .notFound
         case .followedByConfig: .conflict
+        }
+    }
+
+    /// `GET /api/wallets`: exactly what `watcher wallets list --json` prints.
+    func wallets() throws -> Response {
+        let prices = try data.prices()
+        return Self.json(.array(try data.wallets().map { WalletViews.summary($0, prices: prices) }))
+    }
+
+    /// `GET /api/wallets/{id}`: exactly what `watcher wallets show <id> --json` prints.
+    func wallet(_ id: String) throws -> Response {
+        guard let wallet = try data.wallets().first(where: { $0.watch.id == id }) else {
+            return Self.error("no wallet \(JSONValue.quoted(id)) in the config", status: .notFound)
+        }
+        return Self.json(WalletViews.detail(wallet, prices: try data.prices()))
+    }
+
+    /// `POST /api/wallets/{id}/next` (`watcher wallets next`), guarded like the account writes; an optional JSON
+    /// body `{"label": "..."}`.
+    func nextAddress(_ request: Request, _ id: String) async -> Response {
+        if let refusal = writes.refusal(request) { return refusal }
+        guard let next = sources.nextWalletAddress else {
+            return Self.error("this server does not hand out addresses", status: .methodNotAllowed)
+        }
+        guard sources.watches.contains(where: { $0.kind == .wallet && $0.id == id }) else {
+            return Self.error("no wallet \(JSONValue.quoted(id)) in the config", status: .notFound)
+        }
+        var label: String?
+        if let body = try? await request.body.collect(upTo: 16 * 1024), body.readableBytes > 0 {
+            guard let object = try? JSONValue.parse(Array(buffer: body)), object.members != nil else {
+                return Self.error(#"expected a JSON object {"label": "..."} or no body"#, status: .badRequest)
+            }
+            label = object["label"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        do {
+            return Self.json(try await next(id, label), status: .created)
+        } catch {
+            return Self.error("the address could not be recorded", status: .internalServerError)
         }
     }
 

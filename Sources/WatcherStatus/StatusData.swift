@@ -44,6 +44,11 @@ struct StatusData: Sendable {
     /// The config's watches in force now.
     var watches: [WatchConfig] { sources.currentWatches?() ?? sources.watches }
 
+    /// Exactly the wallets of `watcher wallets list`: the config's, with what the store knows.
+    func wallets() throws -> [WalletViews.Wallet] {
+        try WalletViews.read(sources.store, watches: watches)
+    }
+
     func blocks(limit: Int = 20) throws -> [BlockHeader] {
         let chain = sources.chain
         return try sources.store.read { try $0.recentHeaders(chain: chain, limit: limit) }

@@ -35,6 +35,9 @@ extension StatusServer {
         public var addAccount: AddAccount?
         /// `DELETE /api/accounts/{address}`, answering what happened; `nil`: refused.
         public var removeAccount: (@Sendable (String) async throws -> String)?
+        /// `POST /api/wallets/{id}/next`: hands out the wallet's next receive address, answering
+        /// `{"wallet", "branch", "index", "address", "uri"}`; `nil`: refused.
+        public var nextWalletAddress: (@Sendable (_ wallet: String, _ label: String?) async throws -> JSONValue)?
 
         /// Creates the sources.
         public init(

@@ -22,6 +22,8 @@ struct DaemonConfig {
     var currencies: [String] = []
     /// Sinks after the file sink, as JSON objects.
     var sinks: [String] = []
+    /// Watches after the others, as JSON objects (e.g. a `wallet` watch).
+    var watches: [String] = []
 
     /// The config's JSON text.
     var json: String {
@@ -36,6 +38,7 @@ struct DaemonConfig {
             #"{"id": "wallet", "type": "address", "providers": ["bb"], "every": "1s", "#
                 + #""addresses": [\#(list)]\#(thresholds)}"#,
         ]
+        watches += self.watches
         if !currencies.isEmpty {
             providers.append(
                 #"{"id": "cd", "type": "coindesk", "options": {"url": "\#(simnetURL)", "timeout": "\#(timeout)"}}"#

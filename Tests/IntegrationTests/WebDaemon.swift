@@ -6,8 +6,9 @@ import Synchronization
 import WatcherSimnet
 import WatcherTesting
 
-/// A simnet and a `watcher run --http` process following one of its funded addresses (config watch `wallet`),
-/// its blocks and USD, GBP and EUR prices: what the web UI tests drive.
+/// A simnet and a `watcher run --http` process following one of its funded addresses (config watch `wallet`), a
+/// wallet (watch `shop`, BIP84's account with gap 3), its blocks and USD, GBP and EUR prices: what the web UI tests
+/// drive.
 struct WebDaemon {
     let simnet: Simnet
     /// The `watcher run --http` process.
@@ -44,7 +45,11 @@ struct WebDaemon {
                 simnetURL: simnet.baseURL,
                 addresses: ["bitcoin:\(followed)?label=Savings"],
                 confirmations: [1, 3],
-                currencies: ["USD", "GBP", "EUR"]
+                currencies: ["USD", "GBP", "EUR"],
+                watches: [
+                    #"{"id": "shop", "type": "wallet", "providers": ["bb"], "every": "1s", "gap": 3, "label": "Shop", "#
+                        + #""descriptor": "\#(WalletTests.descriptor)"}"#
+                ]
             ).write()
             daemon = try await StatusDaemon.start(
                 config: config,

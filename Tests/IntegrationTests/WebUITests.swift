@@ -78,6 +78,14 @@ struct BrowserWebUITests {
                 request("DELETE", "/api/accounts/\(funded)", status: 200),
                 request("DELETE", "/api/accounts/\(funded)", status: 404),
                 request("DELETE", "/api/accounts/\(daemon.followed)", status: 409),
+                request("GET", "/api/wallets", status: 200),
+                request("GET", "/api/wallets/shop", status: 200),
+                request("GET", "/api/wallets/nope", status: 404),
+                request("POST", "/api/wallets/shop/next", #"{"label": "Order 9"}"#, status: 201),
+                request("POST", "/api/wallets/shop/next", status: 201),
+                request("POST", "/api/wallets/shop/next", #""not an object""#, status: 400),
+                request("POST", "/api/wallets/nope/next", status: 404),
+                request("GET", "/api/wallets/shop", status: 200),
                 request("GET", "/api/prices", status: 200),
                 request("GET", "/api/events", status: 200),
                 request("GET", "/api/events?type=block.new&limit=5", status: 200),
@@ -105,6 +113,18 @@ struct BrowserWebUITests {
                 return cli == api
             }
             #expect(api[0]?["address"]?.stringValue == daemon.followed)
+            // `/api/wallets` lists exactly what `watcher wallets list --json` lists; the two addresses handed out
+            // above are recorded (indices 0 and 1, the first with its label).
+            let wallets = try await ExplorerTests.watcher([
+                "wallets", "list", "--json", "--config", "\(daemon.data)/watcher.json",
+            ])
+            #expect(
+                try JSONValue.parse(wallets.stdout)
+                    == JSONValue.parse(try await daemon.get(client, "/api/wallets").body)
+            )
+            let shop = try JSONValue.parse(try await daemon.get(client, "/api/wallets/shop").body)
+            #expect(shop["receive"]?["lastIssued"] == .number("1"))
+            #expect(shop["issued"]?[0]?["label"] == .string("Order 9"))
             #expect(api[0]?["label"]?.stringValue == "Savings")
             #expect(api[0]?["balanceBtc"] != nil && api[0]?["fiat"]?["GBP"] != nil)
         }

@@ -27,6 +27,9 @@ struct ResolvedConfigTests {
             #"{"id": "w", "type": "address", "providers": ["bb"], "addresses": ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"]}"#,
         "tx": #"{"id": "w", "type": "tx", "providers": ["bb"], "txid": "\#(String(repeating: "0f", count: 32))"}"#,
         "price": #"{"id": "w", "type": "price", "providers": ["cb"]}"#,
+        // BIP84's account key (bitcoin/bips bip-0084.mediawiki).
+        "wallet":
+            #"{"id": "w", "type": "wallet", "providers": ["bb"], "xpub": "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"}"#,
     ]
 
     /// Loads `text`, then loads its resolved form; returns both resolved documents.
@@ -50,7 +53,7 @@ struct ResolvedConfigTests {
         #expect(first == second)
     }
 
-    @Test(arguments: ["blocks", "address", "tx", "price"])
+    @Test(arguments: ["blocks", "address", "wallet", "tx", "price"])
     func minimalWatchResolvesToAConfigThatLoads(_ kind: String) throws {
         let text = ConfigText.config(watches: "[\(Self.minimalWatches[kind] ?? "")]")
         let (first, second) = try Self.roundTrip(text)
@@ -62,6 +65,7 @@ struct ResolvedConfigTests {
             "address": ["addresses", "confirmations", "chain", "reorgSafety", "strategy"],
             "tx": ["txid", "confirmations", "chain", "reorgSafety"],
             "price": ["currency", "emitUpdates"],
+            "wallet": ["xpub", "gap", "confirmations", "chain", "reorgSafety", "strategy"],
         ]
         #expect(keys == Set(["id", "type", "providers", "every"]).union(own[kind] ?? []))
     }

@@ -5,7 +5,7 @@ extension ConfigErrorTests {
             name: "watch type",
             json: watch(#"{"id": "w", "type": "mempool", "providers": ["bb"]}"#),
             path: "watches[0].type",
-            message: #"expected one of "blocks", "address", "tx", "price", got a string "mempool""#
+            message: #"expected one of "blocks", "address", "wallet", "tx", "price", got a string "mempool""#
         ),
         Case(
             name: "watch references unknown provider",

@@ -31,8 +31,8 @@ struct ConfigErrorTests {
     static func watch(_ body: String) -> String { config(watches: "[\(body)]") }
 
     /// Every case, in order: the root, storage and providers (`ConfigErrorTests+Providers.swift`), then watches and
-    /// sinks (`ConfigErrorTests+Watches.swift`).
-    static let cases: [Case] = rootStorageAndProviderCases + watchAndSinkCases
+    /// sinks (`ConfigErrorTests+Watches.swift`), then wallets (`ConfigErrorTests+Wallets.swift`).
+    static let cases: [Case] = rootStorageAndProviderCases + watchAndSinkCases + walletCases
 
     static let environment = [
         "WATCHER_TEST_BAD_SECRET": "not base64 !!", "WATCHER_TEST_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherEngine
 import WatcherStorage
 
 /// `watcher check`: validates the config, prints it resolved (secrets masked), then the jobs the engine will run
@@ -20,9 +22,54 @@ struct CheckCommand: AsyncParsableCommand {
         var lines = ["\(options.config): ok"]
         for warning in config.warnings { lines.append("warning: \(warning)") }
         lines.append(config.resolved.serialized(pretty: true))
-        let plan = JobPlan(config: config, settings: JobPlan.Settings(accounts: Self.accountCounts(config)))
+        let wallets = Self.walletStates(config)
+        let plan = JobPlan(
+            config: config,
+            settings: JobPlan.Settings(
+                accounts: Self.accountCounts(config),
+                walletWindows: wallets.mapValues { state in
+                    [state.receive, state.change].reduce(0) { $0 + ($1.derivedUpTo.map { $0 + 1 } ?? 0) }
+                }
+            )
+        )
         lines.append(BudgetPlan(plan: plan, config: config).text)
+        lines += Self.walletProgress(config, wallets)
         Output.out(lines.joined(separator: "\n"))
+    }
+
+    /// The stored state of each configured wallet whose descriptor is still the configured one, when a store
+    /// exists.
+    static func walletStates(_ config: WatcherConfig) -> [String: WalletState] {
+        let watches = config.watches.filter { $0.kind == .wallet }
+        guard !watches.isEmpty, FileManager.default.fileExists(atPath: config.storage.path + "/data.mdb"),
+            let store = try? Store(path: config.storage.path, options: .init(readOnly: true))
+        else { return [:] }
+        defer { store.environment.close() }
+        var states: [String: WalletState] = [:]
+        for watch in watches {
+            guard let state = try? store.read({ try $0.walletState(chain: watch.chain, wallet: watch.id) }),
+                state.descriptor == watch.wallet?.description
+            else { continue }
+            states[watch.id] = state
+        }
+        return states
+    }
+
+    /// How far each wallet's scan went: "no payments" is told apart from "not scanned yet".
+    static func walletProgress(_ config: WatcherConfig, _ states: [String: WalletState]) -> [String] {
+        let watches = config.watches.filter { $0.kind == .wallet }
+        guard !watches.isEmpty else { return [] }
+        var lines = ["wallets (how far the history was checked, from the store):"]
+        for watch in watches {
+            guard let state = states[watch.id] else {
+                lines.append("  \(watch.id): not scanned yet")
+                continue
+            }
+            let branches = watch.wallet?.change == nil ? [WalletBranch.receive] : WalletBranch.allCases
+            let parts = branches.map { "\($0) \(state[$0].progress)" }
+            lines.append("  \(watch.id): " + parts.joined(separator: "; "))
+        }
+        return lines
     }
 
     /// CLI-followed accounts per chain, when a store exists (they cost requests too); none otherwise.

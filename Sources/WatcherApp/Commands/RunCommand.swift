@@ -42,7 +42,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Follow only the addresses whose hash falls in shard K of N (e.g. 2/3); block-level watches run whole.",
+            "Follow only the addresses (and wallets, by id) whose hash falls in shard K of N (e.g. 2/3); block-level watches run whole.",
             valueName: "K/N"
         )
     )
@@ -90,9 +90,13 @@ struct RunCommand: AsyncParsableCommand {
         let shard = shard.flatMap(Shard.init)
         if let shard {
             let before = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)
+            let walletsBefore = config.watches.filter { $0.kind == .wallet }.count
             config.watches = shard.apply(to: config.watches)
             let after = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)
-            logger.notice("shard \(shard): following \(after) of \(before) configured addresses")
+            let walletsAfter = config.watches.filter { $0.kind == .wallet }.count
+            logger.notice(
+                "shard \(shard): following \(after) of \(before) configured addresses and \(walletsAfter) of \(walletsBefore) wallets"
+            )
         }
         var daemon = Daemon(
             config: config,

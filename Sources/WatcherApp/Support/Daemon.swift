@@ -5,6 +5,7 @@ import ServiceLifecycle
 import UnixSignals
 import WatcherConfiguration
 import WatcherCore
+import WatcherEngine
 import WatcherHTTP
 import WatcherObservability
 import WatcherStatus
@@ -223,6 +224,13 @@ extension Daemon {
             let session = live.session
             return try await AccountChanges(config: session.config, chain: chain, session: session)
                 .remove(text, store: store)
+        }
+        sources.nextWalletAddress = { id, label in
+            let watches = live.config.watches.filter { $0.kind == .wallet }
+            guard let watch = watches.first(where: { $0.id == id }),
+                let wallet = WalletBook.load(chain: watch.chain, watches: [watch]).wallets[id]
+            else { throw CommandFailure.usage("no wallet \(id)") }
+            return try await WalletIssuer.next(wallet, chain: watch.chain, label: label, store: store).json
         }
         return sources
     }

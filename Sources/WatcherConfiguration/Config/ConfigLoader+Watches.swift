@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 extension ConfigLoader {
@@ -7,6 +8,7 @@ extension ConfigLoader {
         var result: [(path: ConfigPath, config: WatchConfig?)] = []
         var shown: [JSONValue] = []
         var blocksWatch: [String: String] = [:]
+        var wallets: [String: ConfigPath] = [:]
         let known = Dictionary(providers.compactMap(\.config).map { ($0.id, $0) }) { first, _ in first }
         // Ids written in the file, even for entries that failed to decode (their errors are reported already).
         let written = root.members.first { $0.key == "providers" }?.value.arrayValue ?? []
@@ -25,6 +27,17 @@ extension ConfigLoader {
                     blocksWatch[watch.chain] = watch.id
                 }
             }
+            if let watch, let wallet = watch.wallet {
+                let key = "\(watch.chain) \(wallet.identity)"
+                if let first = wallets[key] {
+                    root.context.error(
+                        path.key(reader.has("xpub") ? "xpub" : "descriptor"),
+                        "the same wallet as \(first) (the same keys and script): follow a wallet once"
+                    )
+                } else {
+                    wallets[key] = path
+                }
+            }
             reader.finish()
             shown.append(reader.resolvedJSON)
             result.append((path, watch))
@@ -41,7 +54,7 @@ extension ConfigLoader {
         let kindName = reader.choice(
             "type",
             WatchConfig.Kind.allCases.map(\.rawValue),
-            doc: "blocks, address, tx or price."
+            doc: "blocks, address, wallet, tx or price."
         )
         let kind = kindName.flatMap(WatchConfig.Kind.init(rawValue:))
         let providerIDs = reader.strings("providers", required: true, doc: "Provider ids, in failover order.")

@@ -5,7 +5,8 @@ import WatcherCore
 /// shard K, so N instances with the same config split the addresses between them.
 ///
 /// The hash is the first 8 bytes of SHA-256 over the address as the config normalizes it, modulo N: the same on
-/// every machine and every run. Block-level watches (`blocks`, `tx`, prices) are not split: every instance runs
+/// every machine and every run. A `wallet` watch is split whole, by the hash of its id: one instance follows all of
+/// a wallet's addresses (its gap window is one piece of state). Block-level watches (`blocks`, `tx`, prices) are not split: every instance runs
 /// them, and their events, having the same ids, are stored once by an idempotent sink such as `postgres`.
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// This instance's shard, 1-based.
@@ -38,9 +39,10 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The watches with each `address` watch cut to this shard's addresses; an address watch left with none is
-    /// dropped. Other watches are kept whole.
+    /// dropped. A `wallet` watch is kept when its id falls in this shard. Other watches are kept whole.
     public func apply(to watches: [WatchConfig]) -> [WatchConfig] {
         watches.compactMap { watch in
+            if watch.kind == .wallet { return contains(watch.id) ? watch : nil }
             guard watch.kind == .address else { return watch }
             var mine = watch
             mine.addresses = watch.addresses.filter { contains($0.address) }

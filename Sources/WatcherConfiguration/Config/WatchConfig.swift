@@ -1,4 +1,5 @@
 import Foundation
+import WatcherBitcoin
 import WatcherCore
 
 /// One entry of `watches`: what to follow, through which providers, how often.
@@ -7,6 +8,7 @@ public struct WatchConfig: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case blocks
         case address
+        case wallet
         case tx
         case price
     }
@@ -63,6 +65,15 @@ public struct WatchConfig: Sendable {
     public var window: Duration?
     /// `price`: emit `price.updated` on every fetch.
     public var emitUpdates: Bool = false
+    /// `wallet`: the wallet (from `descriptor` or `xpub`), normalised.
+    public var wallet: WalletDescriptor?
+    /// `wallet`: consecutive unused addresses watched past the last used (or issued) one, per branch.
+    public var gap: Int = 20
+    /// `wallet`: a label for its events and listings.
+    public var label: String?
+
+    /// Whether the watch follows addresses (an `address` watch, or a `wallet` watch's derived ones).
+    public var followsAddresses: Bool { kind == .address || kind == .wallet }
 
     /// Creates a watch.
     public init(id: String, kind: Kind, chain: String, providers: [String], every: Duration) {
@@ -73,7 +84,7 @@ public struct WatchConfig: Sendable {
         self.every = every
     }
 
-    /// How an `address` watch follows its addresses.
+    /// How an `address` or `wallet` watch follows its addresses.
     public enum AddressStrategy: String, Sendable, CaseIterable {
         /// The cheaper of the two within the provider's budget (see `JobPlan`).
         case auto
@@ -92,6 +103,7 @@ public struct WatchConfig: Sendable {
         case .address: .seconds(120)
         case .tx: .seconds(60)
         case .price: .seconds(60)
+        case .wallet: .seconds(120)
         }
     }
 }

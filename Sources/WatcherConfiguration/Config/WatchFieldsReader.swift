@@ -17,6 +17,9 @@ struct WatchFieldsReader {
     var reorgSafety: Int?
     var from: Int?
     var strategy: WatchConfig.AddressStrategy?
+    var wallet: WalletDescriptor?
+    var gap: Int?
+    var label: String?
 
     init(reader: ObjectReader, kind: WatchConfig.Kind?, chain: String? = nil) {
         let context = reader.context
@@ -26,6 +29,9 @@ struct WatchFieldsReader {
             .address: ["addresses", "confirmations", "reorgSafety", "from", "strategy"],
             .tx: ["txid", "confirmations", "reorgSafety"],
             .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates"],
+            .wallet: [
+                "descriptor", "xpub", "gap", "label", "confirmations", "reorgSafety", "from", "strategy",
+            ],
         ]
         if let kind {
             for (other, keys) in fieldsOf where other != kind {
@@ -109,6 +115,8 @@ struct WatchFieldsReader {
             doc: "auto, poll (per address, sees the mempool) or scan (each block once; cost per block)."
         ).flatMap(WatchConfig.AddressStrategy.init(rawValue:))
 
+        readWallet(reader, wanted: wants("descriptor"), chain: chain)
+
         txid = reader.string("txid", required: wants("txid"), doc: "The transaction to follow.")
         if let txid, !(txid.count == 64 && txid.allSatisfy(\.isHexDigit)) {
             context.error(reader.path.key("txid"), "expected a 64-hex-digit txid, got \(JSONValue.quoted(txid))")
@@ -174,5 +182,8 @@ struct WatchFieldsReader {
         watch.reorgSafety = reorgSafety ?? 6
         watch.from = from
         watch.strategy = strategy ?? .auto
+        watch.wallet = wallet
+        watch.gap = gap ?? 20
+        watch.label = label
     }
 }

@@ -2,12 +2,12 @@ import WatcherCore
 
 extension WatchConfig.Kind {
     /// The chain capabilities every provider of a watch of this type needs, failover providers included:
-    /// `blocks` follow the tip and read headers, `address` reads summaries and histories, `tx` reads one
+    /// `blocks` follow the tip and read headers, `address` and `wallet` read summaries and histories, `tx` reads one
     /// transaction. `price` needs none (its providers must serve prices instead).
     public var requiredChainCapabilities: ChainCapabilities {
         switch self {
         case .blocks: [.tip, .block]
-        case .address: [.address, .addressTransactions]
+        case .address, .wallet: [.address, .addressTransactions]
         case .tx: [.transaction]
         case .price: []
         }

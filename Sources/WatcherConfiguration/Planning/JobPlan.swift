@@ -17,6 +17,9 @@ public struct JobPlan: Sendable {
         public var blocksPerHour: Double
         /// CLI-followed accounts per chain, for the plan's figures (the engine reads them from the store).
         public var accounts: [String: Int]
+        /// Addresses in each wallet's window (both branches), by wallet id, where a store knows them; a wallet not
+        /// listed counts its first window (`gap` per branch).
+        public var walletWindows: [String: Int]
 
         /// Creates settings.
         public init(
@@ -25,7 +28,8 @@ public struct JobPlan: Sendable {
             healthInterval: Duration = .seconds(300),
             tipInterval: Duration = .seconds(30),
             blocksPerHour: Double = 6,
-            accounts: [String: Int] = [:]
+            accounts: [String: Int] = [:],
+            walletWindows: [String: Int] = [:]
         ) {
             self.accountsInterval = accountsInterval
             self.accountsCheck = accountsCheck
@@ -33,6 +37,7 @@ public struct JobPlan: Sendable {
             self.tipInterval = tipInterval
             self.blocksPerHour = blocksPerHour
             self.accounts = accounts
+            self.walletWindows = walletWindows
         }
     }
 
@@ -52,6 +57,9 @@ public struct JobPlan: Sendable {
         /// One round over an `address` watch's addresses: the summary poll, or, for a scanned watch, the
         /// low-priority fill of balances not known yet.
         case addresses(chain: String, watch: String, strategy: WatchConfig.AddressStrategy)
+        /// One round over a `wallet` watch's window: the initial sync and the history check of each address the
+        /// window grows by, and, for a polled wallet, every address of the window.
+        case wallet(chain: String, watch: String, strategy: WatchConfig.AddressStrategy)
         /// CLI-followed accounts of a chain: new ones at once, all of them every `accountsInterval`.
         case accounts(chain: String, refresh: Duration)
         /// A `tx` watch, until its transaction is settled.
@@ -78,7 +86,7 @@ public struct JobPlan: Sendable {
     public static let accountsWatch = "accounts"
 
     public struct Scan: Sendable, Equatable {
-        /// The `address` watches scanned, and ``JobPlan/accountsWatch`` when the CLI's accounts are.
+        /// The `address` and `wallet` watches scanned, and ``JobPlan/accountsWatch`` when the CLI's accounts are.
         public var watches: [String]
         /// Providers that serve a block's transactions, in failover order.
         public var providers: [String]

@@ -1,3 +1,4 @@
+import WatcherBitcoin
 import WatcherCore
 
 /// The jobs of one chain: its tip (a `blocks` watch, or the implicit tip tracker), its `address` watches, and
@@ -6,12 +7,13 @@ extension JobPlanner {
     func chainJobs(_ chain: String, providers all: [String]) -> [JobPlan.Job] {
         let watches = config.watches.filter { $0.chain == chain && $0.kind != .price }
         let addressWatches = watches.filter { $0.kind == .address }
-        let followers = watches.filter { $0.kind == .address || $0.kind == .tx }
+        let walletWatches = watches.filter { $0.kind == .wallet }
+        let followers = watches.filter { $0.followsAddresses || $0.kind == .tx }
         let accounts = settings.accounts[chain] ?? 0
         var jobs: [JobPlan.Job] = []
         var strategies: [String: WatchConfig.AddressStrategy] = [:]
-        for watch in addressWatches { strategies[watch.id] = strategy(watch) }
-        let scanned = addressWatches.filter { strategies[$0.id] == .scan }.map(\.id)
+        for watch in addressWatches + walletWatches { strategies[watch.id] = strategy(watch) }
+        let scanned = (addressWatches + walletWatches).filter { strategies[$0.id] == .scan }.map(\.id)
         if let blocks = watches.first(where: { $0.kind == .blocks }) {
             jobs.append(
                 tipJob(
@@ -47,7 +49,12 @@ extension JobPlanner {
                 )
             }
         }
-        if let push = pushJob(chain, tip: jobs.first, addressWatches: addressWatches, accounts: accounts) {
+        if let push = pushJob(
+            chain,
+            tip: jobs.first,
+            addressWatches: addressWatches + walletWatches,
+            accounts: accounts
+        ) {
             jobs.append(push)
         }
         for watch in addressWatches {
@@ -81,6 +88,9 @@ extension JobPlanner {
                     )
                 )
             }
+        }
+        for watch in walletWatches {
+            jobs.append(walletJob(watch, chain: chain, picked: strategies[watch.id] ?? .poll))
         }
         let accountsScanned = jobs.contains { job in
             guard case .chain(_, _, _, _, _, let scan?) = job.work else { return false }
@@ -161,9 +171,16 @@ extension JobPlanner {
 
 /// The strategy of each `address` watch.
 extension JobPlanner {
+    /// The addresses one round of `watch` asks about: an address watch's, or a wallet's window (both branches).
+    func addressCount(_ watch: WatchConfig) -> Int {
+        guard watch.kind == .wallet else { return watch.addresses.count }
+        let branches = watch.wallet?.change == nil ? 1 : 2
+        return settings.walletWindows[watch.id] ?? branches * watch.gap
+    }
+
     /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
     func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?) {
-        let (requests, _) = roundCost(watch.addresses.count, on: watch.providers.first)
+        let (requests, _) = roundCost(addressCount(watch), on: watch.providers.first)
         let poll = Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour)
         let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
         return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
@@ -204,7 +221,7 @@ extension JobPlanner {
         guard let tip, case .chain = tip.work, let provider = tip.providers.first,
             let capacity = config.provider(provider)?.pushAddresses
         else { return nil }
-        let followed = addressWatches.reduce(accounts) { $0 + $1.addresses.count }
+        let followed = addressWatches.reduce(accounts) { $0 + addressCount($1) }
         var detail =
             "websocket: new blocks start the tip job at once and replace its polling while connected (a safety "
             + "poll every \(JobPlan.pushSafetyPoll.configText)); mempool payments of "
@@ -220,6 +237,42 @@ extension JobPlanner {
             every: .seconds(1),
             requestsPerHour: 0,
             detail: detail,
+            whileFollowing: false
+        )
+    }
+}
+
+/// The job of a `wallet` watch.
+extension JobPlanner {
+    func walletJob(_ watch: WatchConfig, chain: String, picked: WatchConfig.AddressStrategy) -> JobPlan.Job {
+        let count = addressCount(watch)
+        let (requests, how) = roundCost(count, on: watch.providers.first)
+        let window =
+            settings.walletWindows[watch.id] == nil
+            ? "a first window of \(count) addresses (gap \(watch.gap) per branch)"
+            : "a window of \(count) addresses (gap \(watch.gap))"
+        let sync = "initial sync: \(how) for \(window), more as payments grow it"
+        let choice = choiceText(watch, picked: picked)
+        if picked == .scan {
+            return .init(
+                name: "watch \(watch.id)",
+                work: .wallet(chain: chain, watch: watch.id, strategy: .scan),
+                providers: watch.providers,
+                every: watch.every,
+                requestsPerHour: 0,
+                detail: "scanned with each block against the script index (the same requests for 1 or 100 wallets); "
+                    + sync + " at low priority; " + choice,
+                whileFollowing: false
+            )
+        }
+        return .init(
+            name: "watch \(watch.id)",
+            work: .wallet(chain: chain, watch: watch.id, strategy: .poll),
+            providers: watch.providers,
+            every: watch.every,
+            requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
+            detail: "\(how) every \(watch.every.configText) and after each new block over \(window), plus history "
+                + "when a balance changes; " + choice,
             whileFollowing: false
         )
     }

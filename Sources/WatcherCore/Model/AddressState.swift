@@ -38,6 +38,8 @@ public struct AddressState: Sendable, Hashable, Codable {
     /// The first block height whose transactions are announced; older history found at the first observation is
     /// recorded silently. Set at the first observation (the watch's `from`, else the tip then + 1).
     public var since: Int?
+    /// Where the address sits in a followed wallet, for a wallet's address; `nil` for addresses followed one by one.
+    public var wallet: WalletAddressRef?
 
     /// Creates an empty state.
     public init(chain: String, address: String, summary: AddressSummary? = nil, txs: [String: TrackedTx] = [:]) {

@@ -47,4 +47,17 @@ public struct AddressSummary: Sendable, Hashable, Codable {
             unconfirmedTxCount: nil
         )
     }
+
+    /// A summary of `address` with no transactions: every value 0.
+    public static func empty(_ address: String) -> AddressSummary {
+        AddressSummary(
+            address: address,
+            balanceSat: 0,
+            totalReceivedSat: 0,
+            totalSentSat: 0,
+            txCount: 0,
+            unconfirmedBalanceSat: 0,
+            unconfirmedTxCount: 0
+        )
+    }
 }

@@ -19,6 +19,9 @@ public struct AddressBook: Sendable {
         public var reorgSafety: Int
         /// The first height announced at the first observation, when configured.
         public var from: Int?
+        /// Where the address sits in a followed wallet: its events carry `data.wallet`, and its balance changes
+        /// are announced for the wallet (`wallet.balance.changed`), not for the address.
+        public var wallet: WalletAddressRef?
 
         /// Creates an entry.
         public init(

@@ -24,7 +24,7 @@ extension AddressReducer {
     static func txData(_ tx: AddressState.TrackedTx, confirmations: Int, balance: Int64?, context: Context)
         -> [JSONValue.Member]
     {
-        [
+        var data: [JSONValue.Member] = [
             .init("chain", .string(context.chain)),
             .init("address", .string(context.entry.address)),
             .init("label", .optional(context.entry.label)),
@@ -37,6 +37,17 @@ extension AddressReducer {
             .init("balanceSat", balance.map(JSONValue.sats) ?? .null),
             .init("fiat", fiat(tx.deltaSat, prices: context.prices)),
         ]
+        if let wallet = context.entry.wallet { data.append(.init("wallet", walletData(wallet))) }
+        return data
+    }
+
+    /// `data.wallet` of a wallet address's events: `{"id", "branch", "index"}`.
+    static func walletData(_ ref: WalletAddressRef) -> JSONValue {
+        .object([
+            .init("id", .string(ref.wallet)),
+            .init("branch", .string(ref.branch.rawValue)),
+            .init("index", .integer(ref.index)),
+        ])
     }
 
     private static func event(

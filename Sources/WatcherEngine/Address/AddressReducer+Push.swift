@@ -25,7 +25,7 @@ extension AddressReducer {
         }
         state.updatedAt = context.now
         var events = [unconfirmed(tx, balance: state.summary?.balanceSat, context: context)]
-        if let previous, let current = state.summary, previous != current {
+        if let previous, let current = state.summary, previous != current, context.entry.wallet == nil {
             events.append(balanceChanged(previous: previous, current: current, context: context))
         }
         return (state, events)

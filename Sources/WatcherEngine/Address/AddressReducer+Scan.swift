@@ -24,6 +24,7 @@ extension AddressReducer {
     ) -> (AddressState, [NewEvent]) {
         var state = state
         if state.since == nil { state.since = context.entry.from ?? block.height }
+        if state.wallet == nil { state.wallet = context.entry.wallet }
         let previous = state.summary
         var events: [NewEvent] = []
         for item in txs {
@@ -54,7 +55,7 @@ extension AddressReducer {
         }
         state.updatedAt = context.now
         events += confirmations(&state, tipHeight: tipHeight, context: context)
-        if let previous, let current = state.summary, previous != current {
+        if let previous, let current = state.summary, previous != current, context.entry.wallet == nil {
             events.append(balanceChanged(previous: previous, current: current, context: context))
         }
         return (state, events)

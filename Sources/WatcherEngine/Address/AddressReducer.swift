@@ -80,6 +80,7 @@ public enum AddressReducer {
         -> (AddressState, [NewEvent])
     {
         var state = state
+        if state.wallet == nil { state.wallet = context.entry.wallet }
         let previous = state.summary
         let summary = observation.summary
         // A summary with fewer confirmed transactions than the stored one, while no reorg has reset it, comes from
@@ -103,7 +104,7 @@ public enum AddressReducer {
         state.updatedAt = context.now
         events += confirmations(&state, tipHeight: tipHeight, context: context)
         prune(&state, tipHeight: tipHeight, context: context)
-        if let previous,
+        if let previous, context.entry.wallet == nil,
             previous.balanceSat != summary.balanceSat
                 || previous.unconfirmedBalanceSat != summary.unconfirmedBalanceSat
         {

@@ -11,7 +11,8 @@ extension ChainDriver {
         outcome: ChainSync.Outcome,
         newChain: [Int: String],
         floor: Int?,
-        scanned: [ScannedBlock]
+        scanned: [ScannedBlock],
+        derived: [WalletAddressRef: [UInt8]] = [:]
     ) async throws {
         let chain = self.chain
         var chainSettings = ChainReducer.Settings(
@@ -24,6 +25,7 @@ extension ChainDriver {
         let settings = chainSettings
         let book = try self.book()
         let txWatches = self.txWatches
+        let walletBook = self.wallets
         let now = context.events.now()
         try await context.commit { txn in
             let (next, blockEvents) = ChainReducer.reduce(memory, outcome, settings: settings, now: now)
@@ -31,14 +33,50 @@ extension ChainDriver {
             var events = blockEvents
             let tipHeight = outcome.tip.height
             let prices = try txn.prices()
-            var states = Dictionary(try txn.addressStates(chain: chain).map { ($0.address, $0) }) { a, _ in a }
+            var wallets = WalletCommit(
+                chain: chain,
+                book: walletBook,
+                txn: txn,
+                now: now,
+                prices: prices,
+                derived: derived
+            )
+            let stored = Dictionary(try txn.addressStates(chain: chain).map { ($0.address, $0) }) { a, _ in a }
+            var states = stored
             for block in scanned {
                 for address in block.matches.keys where states[address] == nil {
                     states[address] = AddressState(chain: chain, address: address)
                 }
             }
+            // Wallet addresses the blocks touch, by address; a new one checked empty starts from a zero balance.
+            var walletMatches: [String: [Int: [AddressReducer.ScannedTx]]] = [:]
+            for (position, block) in scanned.enumerated() {
+                for match in block.wallet {
+                    guard let wallet = walletBook.wallets[match.ref.wallet],
+                        let address = wallet.address(script: match.script), try wallets.state(wallet.id) != nil
+                    else { continue }
+                    try wallets.used(match.ref)
+                    walletMatches[address, default: [:]][position, default: []].append(
+                        .init(txid: match.txid, deltaSat: match.deltaSat)
+                    )
+                    if states[address]?.wallet == nil {
+                        var state = states[address] ?? AddressState(chain: chain, address: address)
+                        state.wallet = match.ref
+                        let checked = try wallets.state(wallet.id)?[match.ref.branch].checkedUpTo ?? -1
+                        if state.summary == nil, stored[address] == nil, match.ref.index <= checked {
+                            state.summary = AddressSummary.empty(address)
+                        }
+                        states[address] = state
+                    }
+                }
+            }
             for (address, state) in states.sorted(by: { $0.key < $1.key }) {
-                guard let entry = book.entries[address] else { continue }
+                let walletEntry = try state.wallet.flatMap { ref -> AddressBook.Entry? in
+                    guard let wallet = walletBook.wallets[ref.wallet], let walletState = try wallets.state(ref.wallet)
+                    else { return nil }
+                    return wallet.entry(address: address, ref: ref, since: walletState.since)
+                }
+                guard let entry = walletEntry ?? book.entries[address] else { continue }
                 let context = AddressReducer.Context(
                     chain: chain,
                     entry: entry,
@@ -48,6 +86,7 @@ extension ChainDriver {
                 )
                 var updated = state
                 var emitted: [NewEvent] = []
+                var addressEvents: [NewEvent] = []
                 if let fork = floor {
                     (updated, emitted) = AddressReducer.revert(
                         updated,
@@ -55,10 +94,11 @@ extension ChainDriver {
                         newChain: newChain,
                         context: context
                     )
-                    events += emitted
+                    addressEvents += emitted
                 }
-                for block in scanned {
-                    guard let txs = block.matches[address] else { continue }
+                for (position, block) in scanned.enumerated() {
+                    guard let txs = entry.wallet == nil ? block.matches[address] : walletMatches[address]?[position]
+                    else { continue }
                     (updated, emitted) = AddressReducer.scanned(
                         updated,
                         txs,
@@ -66,12 +106,17 @@ extension ChainDriver {
                         tipHeight: tipHeight,
                         context: context
                     )
-                    events += emitted
+                    addressEvents += emitted
                 }
                 (updated, emitted) = AddressReducer.tip(updated, height: tipHeight, context: context)
-                events += emitted
-                if updated != state { try txn.putAddressState(updated) }
+                addressEvents += emitted
+                events += addressEvents
+                if updated != stored[address] { try txn.putAddressState(updated) }
+                if let ref = entry.wallet {
+                    try wallets.record(ref, before: stored[address], after: updated, events: addressEvents)
+                }
             }
+            events += try wallets.finish()
             events += try Self.txWatchEvents(
                 txn,
                 txWatches,

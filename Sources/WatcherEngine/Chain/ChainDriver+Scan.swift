@@ -10,6 +10,8 @@ extension ChainDriver {
     struct ScannedBlock: Sendable {
         var block: BlockRef
         var matches: [String: [AddressReducer.ScannedTx]]
+        /// The wallet addresses it touches, per transaction.
+        var wallet: [WalletMatcher.Match] = []
     }
 
     /// The followed addresses of the scanned watches (`accounts` stands for the CLI's accounts).
@@ -19,9 +21,13 @@ extension ChainDriver {
         return Set(try book().entries.values.filter { watches.contains($0.watch) }.map(\.address))
     }
 
-    /// Reads every new block of `outcome` once (all its pages) and matches it against the scanned addresses.
-    func scanBlocks(_ outcome: ChainSync.Outcome, followed: Set<String>) async throws -> [ScannedBlock] {
-        guard let scan, !outcome.headers.isEmpty, !followed.isEmpty else { return [] }
+    /// Reads every new block of `outcome` once (all its pages) and matches it against the scanned addresses, and
+    /// against the scanned wallets' script index.
+    func scanBlocks(_ outcome: ChainSync.Outcome, followed: Set<String>, wallets walletScan: WalletScan? = nil)
+        async throws -> (blocks: [ScannedBlock], wallets: WalletScan?)
+    {
+        var walletScan = walletScan
+        guard let scan, !outcome.headers.isEmpty, !followed.isEmpty || walletScan != nil else { return ([], nil) }
         if outcome.skipped > 0 {
             context.logger.warning(
                 "more blocks missed than are scanned; the balance fill finds what they paid",
@@ -31,6 +37,7 @@ extension ChainDriver {
         var result: [ScannedBlock] = []
         for header in outcome.headers {
             var matches: [String: [AddressReducer.ScannedTx]] = [:]
+            var walletTxs: [WalletMatcher.Tx] = []
             var page = 1
             var pages = 1
             repeat {
@@ -40,13 +47,21 @@ extension ChainDriver {
                     try await $0.blockTransactions(.hash(hash), page: number)
                 }
                 pages = max(1, answer.totalPages)
-                for (address, txs) in AddressReducer.match(answer.transactions, followed: followed) {
-                    matches[address, default: []] += txs
+                if !followed.isEmpty {
+                    for (address, txs) in AddressReducer.match(answer.transactions, followed: followed) {
+                        matches[address, default: []] += txs
+                    }
                 }
+                if walletScan != nil { walletTxs += answer.transactions.map(WalletBlockMatch.matchable) }
                 page += 1
             } while page <= pages
-            result.append(ScannedBlock(block: header.ref, matches: matches))
+            var block = ScannedBlock(block: header.ref, matches: matches)
+            if var current = walletScan {
+                block.wallet = try matchWallets(walletTxs, &current)
+                walletScan = current
+            }
+            result.append(block)
         }
-        return result
+        return (result, walletScan)
     }
 }

@@ -20,6 +20,8 @@ struct ChainDriver: Sendable {
     let book: @Sendable () throws -> AddressBook
     /// The chain's `tx` watches.
     let txWatches: [WatchConfig]
+    /// The chain's `wallet` watches.
+    var wallets = WalletBook()
     /// Block scanning, when some `address` watches (or the CLI's accounts) are scanned.
     let scan: JobPlan.Scan?
     /// Rung after each new tip.
@@ -35,11 +37,12 @@ struct ChainDriver: Sendable {
         let chain = self.chain
         let memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
         let followed = try scannedAddresses()
+        let walletScan = try self.walletScan()
         // A scanned chain reads every new block, not only the announced ones: a payment can be in any of them.
         var sync = ChainSync(
             memory: memory,
             tip: tip,
-            maxBackfill: followed.isEmpty ? maxBackfill : max(maxBackfill, Self.scanBackfill),
+            maxBackfill: followed.isEmpty && walletScan == nil ? maxBackfill : max(maxBackfill, Self.scanBackfill),
             fetchesHeaders: !headerProviders.isEmpty
         )
         while case .header(let height) = sync.next() {
@@ -66,8 +69,15 @@ struct ChainDriver: Sendable {
         // a block the walk never saw (a provider ahead of the tip's), and that block may be gone already.
         let floor = ChainReducer.revertFloor(memory, outcome)
         if let floor { try await settle(fork: floor, tipHeight: tip.height, into: &newChain) }
-        let scanned = try await scanBlocks(outcome, followed: followed)
-        try await commit(memory: memory, outcome: outcome, newChain: newChain, floor: floor, scanned: scanned)
+        let (scanned, grown) = try await scanBlocks(outcome, followed: followed, wallets: walletScan)
+        try await commit(
+            memory: memory,
+            outcome: outcome,
+            newChain: newChain,
+            floor: floor,
+            scanned: scanned,
+            derived: grown?.derived ?? [:]
+        )
         if !outcome.headers.isEmpty || outcome.fork != nil {
             wakeup?.notify()
             context.scheduler.noteBlock(chain: chain)

@@ -10,6 +10,8 @@ public struct NewEvent: LoggableEvent, Hashable {
     public var type: String
     /// The serialized envelope.
     public var body: [UInt8]
+    /// The fields that identify the fact (what the id is derived from, without the type).
+    public var fact: [String] = []
 }
 
 /// Builds event envelopes. The id is derived from the fact an event reports (its type plus identifying
@@ -51,7 +53,7 @@ public struct EventBuilder: Sendable {
             .init("datacontenttype", .string("application/json")),
             .init("data", .object(data)),
         ])
-        return NewEvent(id: id, type: type, body: Array(envelope.serialized().utf8))
+        return NewEvent(id: id, type: type, body: Array(envelope.serialized().utf8), fact: fact)
     }
 
     /// ISO 8601 UTC with milliseconds.

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import WatcherCore
 import WatcherScheduler
 import WatcherStorage
@@ -16,9 +17,26 @@ struct PushDriver: Sendable {
     let state: PushState
     /// Rung at each connect: polled watches and unscanned accounts check what they may have missed.
     let blockWake: BlockWakeup?
+    /// The chain's wallets: their windows (both branches) are subscribed, ahead of the addresses followed one by one.
+    var wallets = WalletBook()
+    /// The wallets' window addresses, derived once each.
+    var windowAddresses = WalletAddressCache()
 
     /// Longest wait between reconnects.
     static let maxBackoff: Duration = .seconds(60)
+    /// How often the wallets' windows are compared with the subscribed ones.
+    static let windowCheck: Duration = .seconds(1)
+    /// Longest the first connection waits for the wallets' first windows.
+    static let firstWindowsWait: Duration = .seconds(10)
+
+    /// The extent of every wallet's window (`nil` without wallets): when it changes, the subscription is renewed.
+    private func walletSignature() -> String? {
+        guard !wallets.wallets.isEmpty else { return nil }
+        let chain = self.chain
+        let states = (try? context.store.read { try $0.walletStates(chain: chain) }) ?? []
+        return states.map { "\($0.wallet):\($0.receive.derivedUpTo ?? -1):\($0.change.derivedUpTo ?? -1)" }
+            .joined(separator: ",")
+    }
 
     /// Runs until cancelled.
     func run() async {
@@ -34,11 +52,39 @@ struct PushDriver: Sendable {
     private func connectForever(_ sink: AsyncStream<PushEvent>.Continuation) async {
         var failures = 0
         var lastError: String?
+        // The first connection waits (a few seconds at most) for the wallets' first windows, so that it subscribes
+        // them rather than connecting twice.
+        let deadline = ContinuousClock.now + Self.firstWindowsWait
+        while ContinuousClock.now < deadline, let signature = walletSignature(),
+            signature.split(separator: ",").count < wallets.wallets.count
+        {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
         while !Task.isCancelled {
             let started = context.time.elapsed
             do {
-                try await pusher.follow(addresses: { addresses() }) { event in
-                    await handle(event, sink)
+                // A wallet window that grows is subscribed anew at once (a new connection), not at the client's
+                // next recheck.
+                let windows = walletSignature()
+                let grown = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        try await pusher.follow(addresses: { addresses() }) { event in
+                            await handle(event, sink)
+                        }
+                        return false
+                    }
+                    if let windows {
+                        group.addTask {
+                            while walletSignature() == windows { try await Task.sleep(for: Self.windowCheck) }
+                            return true
+                        }
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? false
+                }
+                if grown {
+                    context.logger.debug("a wallet window grew; subscribing it", metadata: ["chain": "\(chain)"])
+                    continue
                 }
             } catch is CancellationError {
                 break
@@ -60,9 +106,13 @@ struct PushDriver: Sendable {
         state.setConnected(false)
     }
 
-    /// The followed addresses a connection subscribes, at most the connection's capacity.
+    /// The followed addresses a connection subscribes, at most the connection's capacity: every wallet's window
+    /// (receive and change, as far as it is derived: the push client asks again every recheck, so a grown window is
+    /// subscribed anew), then the addresses followed one by one.
     private func addresses() -> [String] {
-        let all = ((try? book())?.entries.keys.sorted()) ?? []
+        let windows = (try? walletWindows(limit: pusher.maxAddresses)) ?? []
+        let listed = Set(windows)
+        let all = windows + (((try? book())?.entries.keys.sorted()) ?? []).filter { !listed.contains($0) }
         if all.count > pusher.maxAddresses, state.firstCapacityWarning() {
             context.logger.notice(
                 "more followed addresses than the push connections take; the rest are polled or scanned",
@@ -88,15 +138,44 @@ struct PushDriver: Sendable {
         }
     }
 
+    /// The addresses of every wallet's window, in wallet order, receive then change, at most `limit` (only those
+    /// are derived and kept).
+    private func walletWindows(limit: Int) throws -> [String] {
+        guard !wallets.wallets.isEmpty else { return [] }
+        let chain = self.chain
+        let states = try context.store.read { try $0.walletStates(chain: chain) }
+        var result: [String] = []
+        for state in states {
+            guard let wallet = wallets.wallets[state.wallet], state.descriptor == wallet.normalized else { continue }
+            for branch in wallet.branches {
+                guard let last = state[branch].derivedUpTo, result.count < limit else { continue }
+                result += try windowAddresses.addresses(wallet, branch, upTo: min(last, limit - result.count - 1))
+            }
+        }
+        return result
+    }
+
     /// Applies each pushed transaction: straight from the push when it carried the transaction (no request),
-    /// otherwise by checking the address through the providers at the tip's priority.
+    /// otherwise by checking the address through the providers at the tip's priority. A wallet's address is found
+    /// through the script index; its confirmed transactions come with the wallet's scan or poll.
     private func checkAddresses(_ events: AsyncStream<PushEvent>) async {
         var driver = AddressDriver(chain: chain, providers: [provider], context: context)
         driver.priority = .tip
         for await event in events {
-            guard case .addressTx(let address, let txid, let delta, let confirmed) = event,
-                let entry = try? book().entries[address]
-            else { continue }
+            guard case .addressTx(let address, let txid, let delta, let confirmed) = event else { continue }
+            if let ref = try? walletRef(address) {
+                guard let delta, !confirmed else { continue }
+                do {
+                    try await applyWallet(ref, address: address, txid: txid, deltaSat: delta)
+                } catch {
+                    context.logger.debug(
+                        "pushed wallet transaction not applied",
+                        metadata: ["address": "\(address)", "txid": "\(txid)", "error": "\(error)"]
+                    )
+                }
+                continue
+            }
+            guard let entry = try? book().entries[address] else { continue }
             do {
                 if let delta, !confirmed {
                     try await apply(entry, txid: txid, deltaSat: delta)
@@ -125,5 +204,57 @@ struct PushDriver: Sendable {
             if next != state { try txn.putAddressState(next) }
             return events
         }
+    }
+
+    /// Where `address` sits in a followed wallet, from the script index.
+    private func walletRef(_ address: String) throws -> WalletAddressRef? {
+        guard !wallets.wallets.isEmpty, let script = WalletBlockMatch.script(of: address) else { return nil }
+        let chain = self.chain
+        guard let ref = try context.store.read({ try $0.walletScript(chain: chain, script: script) }),
+            wallets.wallets[ref.wallet] != nil
+        else { return nil }
+        return ref
+    }
+
+    /// A pushed mempool transaction of a wallet's address, with the wallet's balance, in one commit.
+    private func applyWallet(_ ref: WalletAddressRef, address: String, txid: String, deltaSat: Int64) async throws {
+        guard let wallet = wallets.wallets[ref.wallet] else { return }
+        let chain = self.chain
+        let book = self.wallets
+        let now = context.events.now()
+        try await context.commit { txn in
+            var commit = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
+            guard let walletState = try commit.state(ref.wallet) else { return [] }
+            let stored = try txn.addressState(chain: chain, address: address)
+            var state = stored ?? AddressState(chain: chain, address: address)
+            state.wallet = ref
+            // An address checked and found unused starts from a zero balance.
+            if stored == nil, ref.index <= walletState[ref.branch].checkedUpTo ?? -1 { state.summary = .empty(address) }
+            var reducerContext = AddressReducer.Context(
+                chain: chain,
+                entry: wallet.entry(address: address, ref: ref, since: walletState.since),
+                now: now
+            )
+            reducerContext.prices = try txn.prices()
+            let (next, events) = AddressReducer.pushed(state, txid: txid, deltaSat: deltaSat, context: reducerContext)
+            if next != stored { try txn.putAddressState(next) }
+            try commit.record(ref, before: stored, after: next, events: events)
+            return events + (try commit.finish())
+        }
+    }
+}
+
+/// The addresses of wallets' windows, derived once each and kept (a window only grows).
+final class WalletAddressCache: Sendable {
+    private let cache: Mutex<[String: [String]]> = Mutex([:])
+
+    /// The addresses of `branch` from 0 up to `last`.
+    func addresses(_ wallet: WalletBook.Wallet, _ branch: WalletBranch, upTo last: Int) throws -> [String] {
+        let key = "\(wallet.normalized) \(branch)"
+        var known = cache.withLock { $0[key] ?? [] }
+        guard known.count <= last else { return Array(known.prefix(last + 1)) }
+        for index in known.count...last { known.append(try wallet.address(branch, index)) }
+        cache.withLock { $0[key] = known }
+        return known
     }
 }

@@ -2,12 +2,23 @@ import WatcherCore
 
 /// Control-API mutations: payments to any address and chain reorganisations.
 extension ChainModel {
-    /// Creates an unconfirmed transaction paying `amountSat` to `address` from the funded addresses'
-    /// confirmed outputs. It is mined in the next block.
+    /// Creates an unconfirmed transaction paying `amountSat` to `address`, spending the unspent outputs of `from`
+    /// (confirmed or waiting in the mempool) with the change going to `change` (default: back to `from`), or,
+    /// without `from`, the funded addresses' confirmed outputs with the change back to the first input's address.
+    /// It is mined in the next block.
     /// - Returns: the new transaction.
-    /// - Throws: ``Failure/invalidAmount(_:)`` or ``Failure/insufficientFunds(needed:available:)``.
-    public mutating func pay(to address: SimAddress, amountSat: Int64) throws(Failure) -> SimTransaction {
+    /// - Throws: ``Failure/invalidAmount(_:)``, ``Failure/insufficientFunds(needed:available:)`` or
+    ///   ``Failure/insufficientFundsAt(_:needed:available:)``.
+    public mutating func pay(
+        to address: SimAddress,
+        amountSat: Int64,
+        from: SimAddress? = nil,
+        change: SimAddress? = nil
+    )
+        throws(Failure) -> SimTransaction
+    {
         guard amountSat > 0, amountSat <= 2_100_000_000_000_000 else { throw .invalidAmount(amountSat) }
+        if let from { return try pay(to: address, amountSat: amountSat, spending: from, change: change ?? from) }
         var picked: [(SimOutpoint, SimOutput)] = []
         var total: Int64 = 0
         func fee(_ inputs: Int) -> Int64 { 300 + 150 * Int64(inputs) }
@@ -28,8 +39,67 @@ extension ChainModel {
             SimInput(prevout: outpoint, address: output.address ?? "", value: output.value, sequence: 0xffff_fffd)
         }
         var outputs = [SimOutput(address: address.string, value: amountSat)]
-        let change = total - amountSat - fee(picked.count)
-        if change >= 546 { outputs.append(SimOutput(address: inputs[0].address, value: change)) }
+        let changeValue = total - amountSat - fee(picked.count)
+        if changeValue >= 546, let change {
+            book[change.string] = book[change.string] ?? change
+            if !trackedAddresses.contains(change.string) { trackedAddresses.append(change.string) }
+            outputs.append(SimOutput(address: change.string, value: changeValue))
+        } else if changeValue >= 546 {
+            outputs.append(SimOutput(address: inputs[0].address, value: changeValue))
+        }
+        let tx = SimTransaction(
+            txid: nextHash(),
+            version: 2,
+            lockTime: UInt32(tip.height),
+            inputs: inputs,
+            outputs: outputs,
+            coinbaseScript: nil,
+            firstSeen: tip.time + rng.next(in: Int64(1)...120),
+            txIndex: nextTxIndex()
+        )
+        enterMempool(tx)
+        mempool.append(tx.txid)
+        return tx
+    }
+
+    /// A payment out of one address: its unspent outputs, oldest first, until they cover the amount and the fee.
+    private mutating func pay(to address: SimAddress, amountSat: Int64, spending from: SimAddress, change: SimAddress)
+        throws(Failure) -> SimTransaction
+    {
+        func fee(_ inputs: Int) -> Int64 { 300 + 150 * Int64(inputs) }
+        let view = view(of: from.string)
+        var unspent: [(SimOutpoint, SimOutput)] = []
+        for txid in view.confirmed + view.unconfirmed {
+            guard let tx = transactions[txid] else { continue }
+            for (vout, output) in tx.outputs.enumerated() where output.address == from.string {
+                let outpoint = SimOutpoint(txid: txid, vout: vout)
+                if spentBy[outpoint] == nil { unspent.append((outpoint, output)) }
+            }
+        }
+        var picked: [(SimOutpoint, SimOutput)] = []
+        var total: Int64 = 0
+        for item in unspent where total < amountSat + fee(picked.count) {
+            picked.append(item)
+            total += item.1.value
+        }
+        guard total >= amountSat + fee(picked.count) else {
+            let available = unspent.reduce(Int64(0)) { $0 + $1.1.value }
+            throw .insufficientFundsAt(
+                from.string,
+                needed: amountSat + fee(max(1, unspent.count)),
+                available: available
+            )
+        }
+        for item in [address, change] {
+            book[item.string] = book[item.string] ?? item
+            if !trackedAddresses.contains(item.string) { trackedAddresses.append(item.string) }
+        }
+        let inputs = picked.map { outpoint, output in
+            SimInput(prevout: outpoint, address: from.string, value: output.value, sequence: 0xffff_fffd)
+        }
+        var outputs = [SimOutput(address: address.string, value: amountSat)]
+        let changeValue = total - amountSat - fee(picked.count)
+        if changeValue >= 546 { outputs.append(SimOutput(address: change.string, value: changeValue)) }
         let tx = SimTransaction(
             txid: nextHash(),
             version: 2,

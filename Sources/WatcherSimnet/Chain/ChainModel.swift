@@ -40,6 +40,8 @@ public struct ChainModel: Sendable {
         case invalidAmount(Int64)
         /// The funded addresses do not hold enough confirmed coins.
         case insufficientFunds(needed: Int64, available: Int64)
+        /// The address spent from does not hold enough unspent coins.
+        case insufficientFundsAt(String, needed: Int64, available: Int64)
         /// The reorg depth is below 1 or would replace the funding block.
         case invalidReorgDepth(Int, maximum: Int)
         /// The block count is below 1 or too large for one call.
@@ -50,6 +52,8 @@ public struct ChainModel: Sendable {
             case .invalidAmount(let amount): "invalid amount \(amount) sat"
             case .insufficientFunds(let needed, let available):
                 "insufficient funds: need \(needed) sat, funded addresses hold \(available) sat confirmed"
+            case .insufficientFundsAt(let address, let needed, let available):
+                "insufficient funds: need \(needed) sat, \(address) holds \(available) sat unspent"
             case .invalidReorgDepth(let depth, let maximum): "invalid reorg depth \(depth) (1...\(maximum))"
             case .invalidCount(let count): "invalid block count \(count) (1...1000)"
             }

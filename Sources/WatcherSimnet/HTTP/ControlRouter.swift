@@ -10,6 +10,8 @@ struct ControlRouter: Sendable {
     private struct TxRequest: Decodable {
         var to: String
         var amountSat: Int64
+        var from: String?
+        var change: String?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
     private struct RateLimitRequest: Decodable {
@@ -80,13 +82,18 @@ struct ControlRouter: Sendable {
 
     private func pay(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(TxRequest.self, body)
-        let address: SimAddress
-        do {
-            address = try SimAddressParser.decode(request.to)
-        } catch {
-            throw BadRequest(message: "invalid address \(request.to): \(error)")
+        func parse(_ text: String) throws -> SimAddress {
+            do {
+                return try SimAddressParser.decode(text)
+            } catch {
+                throw BadRequest(message: "invalid address \(text): \(error)")
+            }
         }
-        let tx = try engine.pay(to: address, amountSat: request.amountSat)
+        let address = try parse(request.to)
+        let from = try request.from.map(parse)
+        let change = try request.change.map(parse)
+        if change != nil, from == nil { throw BadRequest(message: "change needs from") }
+        let tx = try engine.pay(to: address, amountSat: request.amountSat, from: from, change: change)
         return .json(.object([.init("txid", .string(tx.txid))]))
     }
 

@@ -15,20 +15,27 @@ extension Simnet {
         }
     }
 
-    /// Sends `amountSat` to `address` from the funded addresses (`POST /control/tx`); the transaction
-    /// waits in the mempool and is mined in the next block.
+    /// Sends `amountSat` to `address` (`POST /control/tx`): from the funded addresses, or, with `from`, from that
+    /// address's unspent outputs with the change to `change` (default: back to `from`). The transaction waits in
+    /// the mempool and is mined in the next block.
     /// - Returns: the txid.
     /// - Throws: ``Failure/invalidAddress(_:_:)`` or ``Failure/chain(_:)``.
     @discardableResult
-    public func pay(to address: String, amountSat: Int64) async throws -> String {
-        let decoded: SimAddress
-        do {
-            decoded = try SimAddressParser.decode(address)
-        } catch {
-            throw Failure.invalidAddress(address, error)
+    public func pay(to address: String, amountSat: Int64, from: String? = nil, change: String? = nil) async throws
+        -> String
+    {
+        func decode(_ text: String) throws -> SimAddress {
+            do {
+                return try SimAddressParser.decode(text)
+            } catch {
+                throw Failure.invalidAddress(text, error)
+            }
         }
+        let decoded = try decode(address)
+        let source = try from.map(decode)
+        let back = try change.map(decode)
         do {
-            return try engine.pay(to: decoded, amountSat: amountSat).txid
+            return try engine.pay(to: decoded, amountSat: amountSat, from: source, change: back).txid
         } catch {
             throw Failure.chain(error)
         }

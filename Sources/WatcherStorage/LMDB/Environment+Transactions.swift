@@ -64,14 +64,14 @@ extension Environment {
     /// Call once at start-up, before other threads use the environment.
     /// - Throws: ``LMDBError``; ``StorageError/missingStore(path:)`` when read-only and a database is missing.
     @available(*, noasync)
-    package func openDatabases(_ names: [String]) throws -> [String: Database] {
+    package func openDatabases(_ names: [String], optional: [String] = []) throws -> [String: Database] {
         var result: [String: Database] = [:]
         var missing: [String] = []
         try gate.shared {
             var txn: OpaquePointer?
             try LMDBError.check(mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin(open)")
             guard let txn else { return }
-            for name in names {
+            for name in names + optional {
                 var dbi: MDB_dbi = 0
                 let rc = mdb_dbi_open(txn, name, 0, &dbi)
                 if rc == MDB_NOTFOUND {
@@ -84,6 +84,7 @@ extension Environment {
             }
             try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit(open)")
         }
+        if options.readOnly { missing.removeAll { optional.contains($0) } }
         if missing.isEmpty { return result }
         if options.readOnly { throw StorageError.missingStore(path: path) }
         let created = try writeSync { txn in

@@ -27,7 +27,7 @@ public final class Store: Sendable {
     public init(path: String, options: EnvironmentOptions = .init(), logger: Logger? = nil) throws {
         let environment = try Environment(path: path, options: options, logger: logger)
         self.environment = environment
-        self.tables = Tables(try environment.openDatabases(Tables.names))
+        self.tables = Tables(try environment.openDatabases(Tables.names, optional: Tables.optionalNames))
         try Self.checkSchema(environment, tables, path: path)
         self.writer = options.readOnly ? nil : StorageWriter(environment: environment)
     }

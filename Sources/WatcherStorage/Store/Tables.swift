@@ -4,6 +4,9 @@ struct Tables: Sendable {
         "meta", "tips", "headers", "accounts", "addresses", "prices", "events", "event_ids", "cursors",
         "deadletters", "watchstate",
     ]
+    /// Tables a store written before wallets lacks: a read-only open of such a store reads them as empty (the next
+    /// read-write open creates them).
+    static let optionalNames = ["wallets", "walletscripts", "walletissued"]
 
     let meta: Database
     let tips: Database
@@ -16,6 +19,12 @@ struct Tables: Sendable {
     let cursors: Database
     let deadLetters: Database
     let watchState: Database
+    /// Followed wallets' state (`WalletState`), by chain and wallet id.
+    let wallets: Database?
+    /// The script index: a wallet address's scriptPubKey → where it sits in which wallet.
+    let walletScripts: Database?
+    /// Addresses handed out by `watcher wallets next`.
+    let walletIssued: Database?
 
     init(_ dbs: [String: Database]) {
         func db(_ name: String) -> Database {
@@ -33,6 +42,9 @@ struct Tables: Sendable {
         cursors = db("cursors")
         deadLetters = db("deadletters")
         watchState = db("watchstate")
+        wallets = dbs["wallets"]
+        walletScripts = dbs["walletscripts"]
+        walletIssued = dbs["walletissued"]
     }
 }
 

@@ -6,6 +6,8 @@ struct WalletsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallets",
         abstract: "Wallets given as an output descriptor or an extended public key (xpub/ypub/zpub/tpub).",
-        subcommands: [WalletsDeriveCommand.self]
+        subcommands: [
+            WalletsDeriveCommand.self, WalletsListCommand.self, WalletsShowCommand.self, WalletsNextCommand.self,
+        ]
     )
 }

@@ -1,0 +1,121 @@
+import Foundation
+import WatcherCore
+import WatcherStorage
+
+/// The wallet side of one write transaction: the states of the wallets touched, their windows grown and indexed
+/// (in the same transaction as the events that used the addresses), their balances and `wallet.balance.changed`.
+///
+/// Drivers record each wallet address's state before and after the address reducer, mark what they checked, then
+/// call ``finish()`` once.
+package struct WalletCommit {
+    let chain: String
+    let book: WalletBook
+    let txn: StoreTransaction<WriteTransaction>
+    let now: Date
+    let prices: [PriceQuote]
+    /// Scripts the driver derived already (while matching), reused instead of derived again.
+    var derived: [WalletAddressRef: [UInt8]] = [:]
+    private var states: [String: WalletState] = [:]
+    private var stored: [String: WalletState] = [:]
+    private var changes: [String: WalletLedger.Change] = [:]
+
+    init(
+        chain: String,
+        book: WalletBook,
+        txn: StoreTransaction<WriteTransaction>,
+        now: Date,
+        prices: [PriceQuote],
+        derived: [WalletAddressRef: [UInt8]] = [:]
+    ) {
+        self.chain = chain
+        self.book = book
+        self.txn = txn
+        self.now = now
+        self.prices = prices
+        self.derived = derived
+    }
+
+    /// The wallet's state in this transaction, `nil` when it has none yet (its driver has not prepared it).
+    mutating func state(_ wallet: String) throws -> WalletState? {
+        if let state = states[wallet] { return state }
+        guard let state = try txn.walletState(chain: chain, wallet: wallet),
+            state.descriptor == book.wallets[wallet]?.normalized
+        else { return nil }
+        states[wallet] = state
+        stored[wallet] = state
+        return state
+    }
+
+    /// Records a wallet address's commit: the address is used when it has any transaction, and its balance change
+    /// and announced transactions count for the wallet.
+    mutating func record(_ ref: WalletAddressRef, before: AddressState?, after: AddressState, events: [NewEvent])
+        throws
+    {
+        guard var state = try state(ref.wallet) else { return }
+        if !after.txs.isEmpty || (after.summary?.txCount ?? 0) + (after.summary?.unconfirmedTxCount ?? 0) > 0 {
+            state[ref.branch] = WalletWindow.used(state[ref.branch], index: ref.index)
+        }
+        states[ref.wallet] = state
+        WalletLedger.record(&changes[ref.wallet, default: .init()], before: before, after: after, events: events)
+    }
+
+    /// Records indices used (matched in a block) without an address state change.
+    mutating func used(_ ref: WalletAddressRef) throws {
+        guard var state = try state(ref.wallet) else { return }
+        state[ref.branch] = WalletWindow.used(state[ref.branch], index: ref.index)
+        states[ref.wallet] = state
+    }
+
+    /// Records that every index of `branch` up to `index` had its history checked.
+    mutating func checked(_ wallet: String, _ branch: WalletBranch, upTo index: Int) throws {
+        guard var state = try state(wallet) else { return }
+        state[branch] = WalletWindow.checked(state[branch], upTo: min(index, state[branch].derivedUpTo ?? index))
+        states[wallet] = state
+    }
+
+    /// Grows every touched window to its gap (adding the scripts to the index), applies the balance changes and
+    /// stores the states.
+    /// - Returns: the `wallet.balance.changed` events.
+    mutating func finish() throws -> [NewEvent] {
+        var events: [NewEvent] = []
+        for id in states.keys.sorted() {
+            guard var state = states[id], let wallet = book.wallets[id] else { continue }
+            try Self.grow(&state, wallet: wallet, txn: txn, derived: derived)
+            if let change = changes[id] {
+                let context = WalletLedger.Context(
+                    chain: chain,
+                    wallet: id,
+                    label: wallet.label,
+                    prices: prices,
+                    now: now
+                )
+                let emitted: [NewEvent]
+                (state, emitted) = WalletLedger.apply(state, change, context: context)
+                events += emitted
+            }
+            if state != stored[id] {
+                if state.updatedAt == stored[id]?.updatedAt { state.updatedAt = now }
+                try txn.putWalletState(state)
+            }
+        }
+        return events
+    }
+
+    /// Derives what each branch's window lacks and adds it to the script index.
+    package static func grow(
+        _ state: inout WalletState,
+        wallet: WalletBook.Wallet,
+        txn: StoreTransaction<WriteTransaction>,
+        derived: [WalletAddressRef: [UInt8]] = [:]
+    ) throws {
+        for branch in wallet.branches {
+            guard let range = WalletWindow.missing(state[branch], gap: wallet.gap) else { continue }
+            for index in range {
+                let ref = WalletAddressRef(wallet: wallet.id, branch: branch, index: index)
+                let script = try derived[ref] ?? wallet.script(branch, index)
+                try txn.putWalletScript(chain: state.chain, script: script, ref)
+            }
+            state[branch] = WalletWindow.derived(state[branch], upTo: range.upperBound)
+        }
+    }
+}

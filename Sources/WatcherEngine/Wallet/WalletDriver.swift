@@ -1,0 +1,259 @@
+import Foundation
+import Logging
+import Synchronization
+import WatcherCore
+import WatcherScheduler
+import WatcherStorage
+
+/// The I/O around one wallet's window: prepares it (the first window derived and indexed), checks the history of
+/// the addresses not checked yet (the initial sync: each branch from index 0 until `gap` consecutive unused
+/// addresses, then every address the window grows by), and, for a polled wallet, observes every address of the
+/// window each round. Each pass commits the wallet's addresses together, with the window grown in the same
+/// transaction; a pass that grew the window is followed at once by one over the addresses it added.
+struct WalletDriver: Sendable {
+    let chain: String
+    let wallet: WalletBook.Wallet
+    let book: WalletBook
+    let providers: [String]
+    let context: EngineContext
+    /// `true`: only addresses whose history was never checked or whose balance is unknown (a scanned wallet, whose
+    /// payments come with the blocks); `false`: the whole window each round (a polled wallet).
+    var checkOnly = false
+    /// The priority of its requests.
+    var priority: RequestPriority = .refresh
+
+    /// Most passes a round makes (each grows the window by at least one address).
+    static let maxPasses = 10_000
+
+    /// One round: prepare, then passes until the window stops growing.
+    func round() async throws {
+        try await prepare()
+        var all = !checkOnly
+        for _ in 0..<Self.maxPasses {
+            guard try await pass(all: all) else { return }
+            all = false
+        }
+    }
+
+    /// Creates the wallet's state when it has none, or when the config now describes another wallet under its id
+    /// (the old one is forgotten, scripts and all): the first window derived and indexed, and `since` set.
+    func prepare() async throws {
+        let chain = self.chain
+        let wallet = self.wallet
+        let id = wallet.id
+        let (stored, storedTip) = try context.store.read { txn in
+            (try txn.walletState(chain: chain, wallet: id), try txn.tip(chain: chain)?.height)
+        }
+        if let stored, stored.descriptor == wallet.normalized, stored.since != nil || wallet.from != nil {
+            guard wallet.branches.contains(where: { WalletWindow.missing(stored[$0], gap: wallet.gap) != nil })
+            else { return }
+        }
+        var tip = storedTip
+        if tip == nil, stored?.since == nil, wallet.from == nil { tip = try await context.tip(providers).height }
+        let since = wallet.from ?? tip.map { $0 + 1 }
+        let logger = context.logger
+        try await context.commit { txn in
+            var state = try txn.walletState(chain: chain, wallet: id) ?? wallet.emptyState(chain: chain)
+            if state.descriptor != wallet.normalized {
+                logger.notice(
+                    "the config describes another wallet under this id; forgetting the old one",
+                    metadata: ["wallet": "\(id)"]
+                )
+                try Self.forget(state, txn: txn)
+                state = wallet.emptyState(chain: chain)
+            }
+            if state.since == nil { state.since = since }
+            try WalletCommit.grow(&state, wallet: wallet, txn: txn)
+            state.updatedAt = state.updatedAt ?? Date()
+            try txn.putWalletState(state)
+            return []
+        }
+    }
+
+    /// Removes a stored wallet: its scripts (derived again from its stored descriptor), state and addresses.
+    static func forget(_ state: WalletState, txn: StoreTransaction<WriteTransaction>) throws {
+        if let old = WalletBook.Wallet(stored: state) {
+            for branch in old.branches {
+                guard let last = state[branch].derivedUpTo else { continue }
+                for index in 0...last {
+                    try txn.removeWalletScript(chain: state.chain, script: try old.script(branch, index))
+                }
+            }
+        }
+        try txn.removeWallet(chain: state.chain, wallet: state.wallet)
+    }
+
+    /// One address to observe.
+    struct Target: Sendable {
+        var ref: WalletAddressRef
+        var address: String
+    }
+
+    /// What was read about one address.
+    struct Observed: Sendable {
+        var target: Target
+        var observation: AddressReducer.Observation?
+    }
+
+    /// One pass over the window's addresses (`all`), or over those not checked yet and those whose balance is
+    /// unknown.
+    /// - Returns: whether the window grew by addresses not checked yet.
+    func pass(all: Bool) async throws -> Bool {
+        let chain = self.chain
+        let id = wallet.id
+        let read = try context.store.read { txn in
+            (
+                try txn.walletState(chain: chain, wallet: id),
+                try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == id },
+                try txn.tip(chain: chain),
+                try txn.blockHashes(chain: chain)
+            )
+        }
+        guard let state = read.0, state.descriptor == wallet.normalized else { return false }
+        let known = Dictionary(read.1.map { ($0.address, $0) }) { first, _ in first }
+        var targets: [Target] = []
+        var checking: [WalletBranch: Int] = [:]
+        for branch in wallet.branches {
+            guard let last = state[branch].derivedUpTo else { continue }
+            let unchecked = WalletWindow.unchecked(state[branch])
+            let range = all ? 0...last : unchecked
+            if let range { checking[branch] = range.upperBound }
+            for index in range.map(Array.init) ?? [] {
+                let ref = WalletAddressRef(wallet: id, branch: branch, index: index)
+                targets.append(Target(ref: ref, address: try wallet.address(branch, index)))
+            }
+        }
+        if !all {
+            // Used addresses whose balance is unknown (a reorg reset it, or a block was scanned before the check).
+            let listed = Set(targets.map(\.address))
+            for address in known.keys.sorted() where !listed.contains(address) {
+                guard let stored = known[address], let ref = stored.wallet, stored.summary?.txCount == nil else {
+                    continue
+                }
+                targets.append(Target(ref: ref, address: address))
+            }
+        }
+        guard !targets.isEmpty else { return false }
+        let tipBefore = read.2?.hash
+        let round = AddressDriver.Round(tipHeight: read.2?.height, hashes: read.3)
+        let observed = try await observe(targets, known: known, round: round, since: state.since)
+        let checked = checking
+        let book = self.book
+        let now = context.events.now()
+        let logger = context.logger
+        try await context.commit { txn in
+            guard try txn.tip(chain: chain)?.hash == tipBefore else {
+                logger.debug("wallet pass dropped: a block arrived meanwhile", metadata: ["wallet": "\(id)"])
+                return []
+            }
+            var wallets = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
+            guard let before = try wallets.state(id) else { return [] }
+            var events: [NewEvent] = []
+            for item in observed {
+                guard let observation = item.observation else { continue }
+                let stored = try txn.addressState(chain: chain, address: item.target.address)
+                var address = stored ?? AddressState(chain: chain, address: item.target.address)
+                address.wallet = item.target.ref
+                let entry = wallet.entry(address: item.target.address, ref: item.target.ref, since: before.since)
+                var reducerContext = AddressReducer.Context(
+                    chain: chain,
+                    entry: entry,
+                    blockHashes: round.hashes,
+                    now: now
+                )
+                reducerContext.prices = try txn.prices()
+                let (next, emitted) = AddressReducer.observe(address, observation, context: reducerContext)
+                if next != stored { try txn.putAddressState(next) }
+                try wallets.record(item.target.ref, before: stored, after: next, events: emitted)
+                events += emitted
+            }
+            for (branch, upTo) in checked { try wallets.checked(id, branch, upTo: upTo) }
+            events += try wallets.finish()
+            return events
+        }
+        // Another pass when this one committed (it checked further) and grew the window past what it checked.
+        let after = try context.store.read { try $0.walletState(chain: chain, wallet: id) }
+        guard let after else { return false }
+        let advanced = wallet.branches.contains { after[$0].checkedUpTo != state[$0].checkedUpTo }
+        return advanced && wallet.branches.contains { WalletWindow.unchecked(after[$0]) != nil }
+    }
+
+    /// Summaries of every target (batched where the provider can, up to its concurrency at a time), then the
+    /// history of each address that has one, and lookups of mempool transactions that vanished.
+    func observe(_ targets: [Target], known: [String: AddressState], round: AddressDriver.Round, since: Int?)
+        async throws -> [Observed]
+    {
+        var driver = AddressDriver(chain: chain, providers: providers, context: context)
+        driver.priority = priority
+        let reader = driver
+        let batches = providers.first.flatMap { context.chainProviders[$0] }?.capabilities.contains(.addressBatch)
+        let chunks =
+            batches == true
+            ? stride(from: 0, to: targets.count, by: 100).map { Array(targets[$0..<min($0 + 100, targets.count)]) }
+            : targets.map { [$0] }
+        let width = await context.scheduler.concurrency(of: providers)
+        let results = Mutex<[String: Observed]>([:])
+        let wallet = self.wallet
+        let chain = self.chain
+        try await AddressDriver.forEach(chunks, width: width) { chunk in
+            let summaries = try await reader.fetchSummaries(chunk.map(\.address))
+            for target in chunk {
+                guard let summary = summaries[target.address] else { continue }
+                let stored = known[target.address]
+                let empty = summary.txCount == 0 && (summary.unconfirmedTxCount ?? 0) == 0
+                if stored == nil, empty {
+                    // Checked and unused: nothing to store.
+                    results.withLock { $0[target.address] = Observed(target: target, observation: nil) }
+                    continue
+                }
+                let entry = wallet.entry(address: target.address, ref: target.ref, since: since)
+                let reducerContext = AddressReducer.Context(
+                    chain: chain,
+                    entry: entry,
+                    blockHashes: round.hashes,
+                    now: Date()
+                )
+                var history: [AddressTx]?
+                var complete = false
+                switch AddressReducer.historyRequest(
+                    stored: stored,
+                    summary: summary,
+                    tipHeight: round.tipHeight,
+                    context: reducerContext
+                ) {
+                case .none: break
+                case .empty:
+                    history = []
+                    complete = true
+                case .fetch(let limit, let after):
+                    (history, complete) = try await reader.fetchHistory(target.address, limit: limit, after: after)
+                }
+                var lookups: [String: ChainTransaction?] = [:]
+                if let history, complete, let stored {
+                    for txid in AddressReducer.dropCandidates(stored, history: history)
+                        .prefix(AddressDriver.maxLookups)
+                    {
+                        lookups[txid] = try await reader.lookUp(txid)
+                    }
+                }
+                let observation = AddressReducer.Observation(
+                    summary: summary,
+                    history: history,
+                    complete: complete,
+                    tipHeight: round.tipHeight,
+                    lookups: lookups
+                )
+                results.withLock { $0[target.address] = Observed(target: target, observation: observation) }
+            }
+        }
+        let found = results.withLock { $0 }
+        let missing = targets.filter { found[$0.address] == nil }
+        if !missing.isEmpty {
+            throw ProviderError.invalidResponse(
+                provider: providers.first ?? "?",
+                detail: "no summary for \(missing.count) wallet address(es)"
+            )
+        }
+        return targets.compactMap { found[$0.address] }
+    }
+}
