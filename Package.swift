@@ -101,6 +101,7 @@ let package = Package(
         library(
             "WatcherEngine",
             [
+                "WatcherBitcoin",
                 "WatcherCore",
                 "WatcherConfiguration",
                 "WatcherObservability",
@@ -115,6 +116,7 @@ let package = Package(
         library(
             "WatcherStatus",
             [
+                "WatcherBitcoin",
                 "WatcherCore",
                 "WatcherConfiguration",
                 "WatcherObservability",
@@ -367,6 +369,7 @@ let package = Package(
         tests(
             "IntegrationTests",
             [
+                "WatcherBitcoin",
                 "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
                 "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherScheduler", "WatcherSimnet", "WatcherSinks",
                 "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher", .asyncHTTPClient, .httpTypes,
