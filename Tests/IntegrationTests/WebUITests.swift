@@ -115,13 +115,15 @@ struct BrowserWebUITests {
             #expect(api[0]?["address"]?.stringValue == daemon.followed)
             // `/api/wallets` lists exactly what `watcher wallets list --json` lists; the two addresses handed out
             // above are recorded (indices 0 and 1, the first with its label).
-            let wallets = try await ExplorerTests.watcher([
-                "wallets", "list", "--json", "--config", "\(daemon.data)/watcher.json",
-            ])
-            #expect(
-                try JSONValue.parse(wallets.stdout)
+            // The running daemon may move a wallet's scan between the two reads: compare until they agree.
+            try await eventually(timeout: .seconds(60), "/api/wallets to equal wallets list --json") {
+                let wallets = try await ExplorerTests.watcher([
+                    "wallets", "list", "--json", "--config", "\(daemon.data)/watcher.json",
+                ])
+                guard wallets.status == 0 else { throw TimedOut(what: "wallets list: \(wallets.stderr)") }
+                return try JSONValue.parse(wallets.stdout)
                     == JSONValue.parse(try await daemon.get(client, "/api/wallets").body)
-            )
+            }
             let shop = try JSONValue.parse(try await daemon.get(client, "/api/wallets/shop").body)
             #expect(shop["receive"]?["lastIssued"] == .number("1"))
             #expect(shop["issued"]?[0]?["label"] == .string("Order 9"))
