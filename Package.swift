@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "watcher", targets: ["watcher"]),
         .library(name: "WatcherBitcoin", targets: ["WatcherBitcoin"]),
         .library(name: "WatcherCore", targets: ["WatcherCore"]),
+        .library(name: "WatcherJSON", targets: ["WatcherJSON"]),
         .library(name: "WatcherConfiguration", targets: ["WatcherConfiguration"]),
         .library(name: "WatcherEventLog", targets: ["WatcherEventLog"]),
         .library(name: "WatcherStorage", targets: ["WatcherStorage"]),
@@ -60,9 +61,11 @@ let package = Package(
         // extended public keys and output descriptors (BIP32, SLIP-132, BIP380-389), RIPEMD-160.
         library("WatcherBitcoin", ["CSecp256k1", .crypto]),
         // Domain models and the plug points: ChainProvider, PriceProvider, Sink (with ManagedSink, DeliveryPolicy).
-        library("WatcherCore", [.logging, .httpTypes]),
+        // JSON that keeps numbers as their text (amounts are never read through Double), its parser and ISO 8601 times.
+        library("WatcherJSON", []),
+        library("WatcherCore", ["WatcherJSON", .logging, .httpTypes]),
         // config → registry → plan: loading watcher.json, the plugin registry and catalog, the job and budget plan.
-        library("WatcherConfiguration", ["WatcherCore", "WatcherBitcoin", .crypto]),
+        library("WatcherConfiguration", ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .crypto]),
         // Metrics, /proc stats and the provider health board, read by the runtime (scheduler, engine, delivery).
         library("WatcherObservability", ["WatcherCore", .coreMetrics, .httpTypes]),
         // The scheduler runtime: per-provider lanes (token bucket, concurrency, circuit breaker), priorities, failover.
@@ -73,6 +76,7 @@ let package = Package(
         library(
             "WatcherHTTP",
             [
+                "WatcherJSON",
                 "WatcherCore",
                 .asyncHTTPClient,
                 .nioCore,
@@ -82,12 +86,13 @@ let package = Package(
                 .logging,
             ]
         ),
-        library("WatcherSinks", ["WatcherCore", "WatcherHTTP", .crypto, .logging, .httpTypes]),
+        library("WatcherSinks", ["WatcherJSON", "WatcherCore", "WatcherHTTP", .crypto, .logging, .httpTypes]),
         // The storage-bound side of the sinks: a worker per sink reading the event log from its cursor, retries and
         // dead letters, log trimming.
         library(
             "WatcherDelivery",
             [
+                "WatcherJSON",
                 "WatcherCore",
                 "WatcherConfiguration",
                 "WatcherObservability",
@@ -97,10 +102,11 @@ let package = Package(
                 .serviceLifecycle,
             ]
         ),
-        library("WatcherPostgres", ["WatcherCore", .postgresNIO, .nioCore, .logging]),
+        library("WatcherPostgres", ["WatcherJSON", "WatcherCore", .postgresNIO, .nioCore, .logging]),
         library(
             "WatcherEngine",
             [
+                "WatcherJSON",
                 "WatcherBitcoin",
                 "WatcherCore",
                 "WatcherConfiguration",
@@ -116,6 +122,7 @@ let package = Package(
         library(
             "WatcherStatus",
             [
+                "WatcherJSON",
                 "WatcherBitcoin",
                 "WatcherCore",
                 "WatcherConfiguration",
@@ -133,6 +140,7 @@ let package = Package(
         library(
             "WatcherSimnet",
             [
+                "WatcherJSON",
                 "WatcherCore",
                 "WatcherBitcoin",
                 .hummingbird,
@@ -145,16 +153,27 @@ let package = Package(
         ),
         library(
             "BlockbookAdapter",
-            ["WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes, .hummingbirdWSClient, .logging],
+            [
+                "WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes, .hummingbirdWSClient,
+                .logging,
+            ],
             path: "Providers/Blockbook"
         ),
         library(
             "RawAddrAdapter",
-            ["WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
             path: "Providers/RawAddr"
         ),
-        library("CoinDeskAdapter", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/CoinDesk"),
-        library("JSONPriceAdapter", ["WatcherCore", "WatcherHTTP", .httpTypes], path: "Providers/JSONPrice"),
+        library(
+            "CoinDeskAdapter",
+            ["WatcherJSON", "WatcherCore", "WatcherHTTP", .httpTypes],
+            path: "Providers/CoinDesk"
+        ),
+        library(
+            "JSONPriceAdapter",
+            ["WatcherJSON", "WatcherCore", "WatcherHTTP", .httpTypes],
+            path: "Providers/JSONPrice"
+        ),
         library(
             "WatcherTesting",
             [
@@ -193,6 +212,7 @@ let package = Package(
         library(
             "WatcherApp",
             [
+                "WatcherJSON",
                 "WatcherBitcoin",
                 "WatcherCore",
                 "WatcherConfiguration",
@@ -270,6 +290,7 @@ let package = Package(
         library(
             "WatcherTestSupport",
             [
+                "WatcherJSON",
                 "WatcherCore", "WatcherDelivery", "WatcherEventLog", "WatcherHTTP", "WatcherObservability",
                 "WatcherSinks", "WatcherStorage", "WatcherTesting", .asyncHTTPClient, .httpTypes, .hummingbird,
                 .logging, .metricsTestKit, .serviceLifecycle,
@@ -278,16 +299,19 @@ let package = Package(
         ),
         tests(
             "WatcherBitcoinTests",
-            ["WatcherBitcoin", "WatcherCore", .crypto],
+            ["WatcherJSON", "WatcherBitcoin", "WatcherCore", .crypto],
             resources: [.copy("Fixtures")]
         ),
         tests(
             "WatcherCoreTests",
-            ["WatcherCore"]
+            ["WatcherJSON", "WatcherCore"]
         ),
         tests(
             "WatcherConfigurationTests",
-            ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherPlugins", "WatcherTestSupport"]
+            [
+                "WatcherJSON", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherPlugins",
+                "WatcherTestSupport",
+            ]
         ),
         tests(
             "WatcherSchedulerTests",
@@ -315,6 +339,7 @@ let package = Package(
         tests(
             "WatcherDeliveryTests",
             [
+                "WatcherJSON",
                 "WatcherCore", "WatcherDelivery", "WatcherEventLog", "WatcherHTTP", "WatcherSinks", "WatcherStorage",
                 "WatcherTestSupport", "WatcherTesting", .metricsTestKit,
             ]
@@ -322,6 +347,7 @@ let package = Package(
         tests(
             "WatcherPostgresTests",
             [
+                "WatcherJSON",
                 "WatcherCore", "WatcherDelivery", "WatcherEngine", "WatcherEventLog", "WatcherObservability",
                 "WatcherPostgres", "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport",
                 "WatcherTesting", "watcher", .logging, .metricsTestKit, .postgresNIO, .serviceLifecycle,
@@ -330,6 +356,7 @@ let package = Package(
         tests(
             "WatcherEngineTests",
             [
+                "WatcherJSON",
                 "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherSimnet", "WatcherStorage",
                 "WatcherTesting",
             ]
@@ -337,6 +364,7 @@ let package = Package(
         tests(
             "WatcherStatusTests",
             [
+                "WatcherJSON",
                 "WatcherCore", "WatcherObservability", "WatcherStatus", "WatcherStorage", "WatcherTestSupport",
                 "WatcherTesting", .asyncHTTPClient, .logging, .nioCore, .nioHTTP1, .prometheus, .serviceLifecycle,
             ]
@@ -344,6 +372,7 @@ let package = Package(
         tests(
             "WatcherSimnetTests",
             [
+                "WatcherJSON",
                 "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", .asyncHTTPClient,
                 .nioCore, .nioHTTP1,
             ]
@@ -360,6 +389,7 @@ let package = Package(
         tests(
             "WatcherAppTests",
             [
+                "WatcherJSON",
                 "CoinDeskAdapter", "WatcherApp", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore",
                 "WatcherPlugins", "WatcherSimnet", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher",
             ],
@@ -369,6 +399,7 @@ let package = Package(
         tests(
             "IntegrationTests",
             [
+                "WatcherJSON",
                 "WatcherBitcoin",
                 "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
                 "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherScheduler", "WatcherSimnet", "WatcherSinks",

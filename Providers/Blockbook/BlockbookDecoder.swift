@@ -3,6 +3,7 @@ import HTTPTypes
 import WatcherBitcoin
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// Decodes Blockbook REST v2 bodies into the normalized models. Lenient where public instances differ
 /// (omitted empty fields, old versions), strict about shape: a body without the fields that define it is an

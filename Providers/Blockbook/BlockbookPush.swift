@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// Blockbook's websocket (`/websocket`) as a ``ChainPushing``: `subscribeNewBlock` and `subscribeAddresses`, and the
 /// `ping` method every 45 s so that proxies keep the socket.

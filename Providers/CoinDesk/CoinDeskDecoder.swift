@@ -1,6 +1,7 @@
 import Foundation
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// Decodes CoinDesk BPI v1 `currentprice` bodies into quotes.
 public struct CoinDeskDecoder: Sendable {

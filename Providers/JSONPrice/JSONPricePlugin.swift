@@ -1,5 +1,6 @@
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// The `json-price` plugin: any JSON price feed, configured by a URL template and a path to the price.
 public enum JSONPricePlugin: ProviderPlugin {

@@ -3,6 +3,7 @@ import HTTPTypes
 import WatcherBitcoin
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// Decodes blockchain.info-style bodies (`/latestblock`, `/rawaddr`, `/multiaddr`) and error answers.
 /// Amounts are JSON integers of satoshi, read exactly; `block_height` is `null` for unconfirmed transactions.

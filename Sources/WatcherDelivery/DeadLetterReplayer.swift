@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// Retries a sink's dead letters (`watcher deadletters replay`): once each, oldest first, stopping at the first

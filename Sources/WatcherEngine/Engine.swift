@@ -4,6 +4,7 @@ import ServiceLifecycle
 import Synchronization
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherScheduler
 import WatcherStorage
 

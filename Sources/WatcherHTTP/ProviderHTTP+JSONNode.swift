@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 extension ProviderHTTP {
     /// A value inside a provider's JSON answer, with its path, for decoding that never crashes: every

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import WatcherCore
+import WatcherJSON
 
 /// How one provider adapter talks HTTP: builds URLs under its base URL, applies its ``HTTPOptions`` (time
 /// budget, body cap, extra headers), and maps every transport failure and generic status to the one typed

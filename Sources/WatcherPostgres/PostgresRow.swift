@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// One event as a table row, read from its CloudEvents envelope.
 struct PostgresRow: Sendable, Equatable {

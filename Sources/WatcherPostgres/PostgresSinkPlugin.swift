@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// The `postgres` sink: one row per event in a PostgreSQL table, inserted in batches, idempotent by event id.
 public enum PostgresSinkPlugin: SinkPlugin {

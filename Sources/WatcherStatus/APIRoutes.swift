@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// The JSON API (`docs/openapi.yaml`): blocks, accounts (with writes), wallets (with `next`), prices and the event

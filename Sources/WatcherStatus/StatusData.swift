@@ -1,6 +1,7 @@
 import Foundation
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// What the JSON API and the web UI show, read from the store (one definition for both).

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// The JSON mirrors of the CLI's `--json` output (the field names are defined once, in `WatcherCore`).
 enum StatusJSON {

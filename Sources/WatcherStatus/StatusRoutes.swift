@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import Prometheus
 import WatcherCore
+import WatcherJSON
 import WatcherObservability
 import WatcherStorage
 

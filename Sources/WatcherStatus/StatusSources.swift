@@ -1,6 +1,7 @@
 import Prometheus
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherObservability
 import WatcherStorage
 

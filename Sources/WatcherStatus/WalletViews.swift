@@ -2,6 +2,7 @@ import Foundation
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// The JSON of followed wallets, shared by `watcher wallets list/show --json` and `/api/wallets`,

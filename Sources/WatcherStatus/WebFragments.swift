@@ -1,6 +1,7 @@
 import Foundation
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// The web UI's HTML, rendered on the server: each panel is a fragment the page loads again when the event

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import Testing
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
 import WatcherStorage

@@ -3,6 +3,7 @@ import Testing
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherPlugins
 import WatcherStorage
 import WatcherTesting

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherStorage
 import WatcherTestSupport

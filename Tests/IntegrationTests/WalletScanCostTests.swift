@@ -4,6 +4,7 @@ import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
 import WatcherStorage

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 

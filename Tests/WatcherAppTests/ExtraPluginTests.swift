@@ -4,6 +4,7 @@ import Testing
 import WatcherApp
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherPlugins
 import WatcherTestSupport
 

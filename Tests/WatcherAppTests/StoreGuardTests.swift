@@ -3,6 +3,7 @@ import Testing
 import WatcherApp
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherPlugins
 import WatcherStorage
 import WatcherTestSupport

@@ -1,6 +1,7 @@
 import Testing
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Real blocks and headers parse, hash to their recorded hashes, and carry a merkle root that checks.
 @Suite struct BlockTests {

@@ -1,6 +1,7 @@
 import Testing
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Malformed and hostile transactions throw a ``ByteDecodingError`` with the offset; none traps or over-allocates.
 @Suite struct TransactionDecodingErrorTests {

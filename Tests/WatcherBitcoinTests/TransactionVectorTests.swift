@@ -1,6 +1,7 @@
 import Testing
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Real transactions parse to exactly the fields their node printed, and serialize back to the same bytes.
 @Suite struct TransactionVectorTests {

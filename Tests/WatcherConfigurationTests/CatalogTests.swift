@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherPlugins
 
 /// `Plugins.json` and the compiled registry must agree, in both directions.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 
 /// What a reload applies: the differences of two configs as written, entry by entry (by id).
 struct ConfigDiffTests {

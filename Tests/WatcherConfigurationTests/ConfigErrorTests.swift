@@ -1,6 +1,7 @@
 import Testing
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherPlugins
 import WatcherTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 
 /// What `watcher accounts list` and `/api/accounts` share: which accounts, in which order, and their JSON.
 struct FollowedAccountTests {

@@ -3,6 +3,7 @@ import Testing
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherPlugins
 import WatcherTestSupport
 

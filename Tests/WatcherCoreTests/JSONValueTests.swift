@@ -1,5 +1,6 @@
 import Testing
 import WatcherCore
+import WatcherJSON
 
 struct JSONValueTests {
     @Test func keepsOrderDuplicatesAndExactNumbers() throws {

@@ -3,6 +3,7 @@ import MetricsTestKit
 import Testing
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 import WatcherSinks
 import WatcherStorage
 import WatcherTestSupport

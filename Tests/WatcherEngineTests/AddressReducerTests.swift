@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 @testable import WatcherEngine

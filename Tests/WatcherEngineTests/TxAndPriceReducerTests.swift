@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 
 @testable import WatcherEngine
 

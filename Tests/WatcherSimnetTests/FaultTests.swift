@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 

@@ -1,5 +1,6 @@
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 

@@ -4,6 +4,7 @@ import NIOHTTP1
 import Synchronization
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherTesting
 
 @testable import WatcherStatus

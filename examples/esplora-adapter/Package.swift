@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "WatcherBitcoin", package: "watcher"),
                 .product(name: "WatcherCore", package: "watcher"),
                 .product(name: "WatcherHTTP", package: "watcher"),
+                .product(name: "WatcherJSON", package: "watcher"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -4,6 +4,7 @@ import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherStorage
 
 /// `watcher accounts`: followed addresses, kept in the store; a running `watcher run` picks changes up.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// `watcher block <height|hash>`: one block's details, from the store or through the configured providers.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// `watcher blocks`: the most recent blocks the running watcher has stored, newest first.

@@ -4,6 +4,7 @@ import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherStorage
 
 /// `watcher check`: validates the config, prints it resolved (secrets masked), then the jobs the engine will run

@@ -5,6 +5,7 @@ import WatcherConfiguration
 import WatcherCore
 import WatcherDelivery
 import WatcherHTTP
+import WatcherJSON
 import WatcherSinks
 import WatcherStorage
 

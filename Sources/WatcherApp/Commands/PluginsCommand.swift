@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 
 /// `watcher plugins`: the plugins of this binary (the built-ins and any registered through
 /// ``WatcherCommand/main(providers:sinks:arguments:)``) as a table, or as the `Plugins.json` catalog.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// `watcher price`: the latest stored BTC prices.

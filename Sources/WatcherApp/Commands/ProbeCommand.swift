@@ -6,6 +6,7 @@ import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 import WatcherScheduler
 
 /// `watcher probe`: asks one configured provider directly, bypassing storage and the scheduler (its rate limit

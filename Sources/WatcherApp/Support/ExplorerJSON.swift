@@ -1,6 +1,7 @@
 import Foundation
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 
 /// The JSON shapes scripts rely on; the same field names as `watcher probe`.
 enum ExplorerJSON {

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 extension ConfigLoader {
     /// Decodes a plugin's `options` through the registry entry for `type`.

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 extension ConfigLoader {
     /// Checks every provider a watch lists, failover ones included: it exists, it serves the data the watch's

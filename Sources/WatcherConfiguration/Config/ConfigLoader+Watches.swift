@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 extension ConfigLoader {
     func readWatches(_ root: ObjectReader, providers: [(path: ConfigPath, config: ProviderConfig?)])

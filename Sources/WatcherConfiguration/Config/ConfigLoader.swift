@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// Loads `watcher.json`: parses it, decodes every entry through the ``PluginRegistry``, checks ids and
 /// references, and reports **every** problem with its JSON path. Nothing is constructed here.

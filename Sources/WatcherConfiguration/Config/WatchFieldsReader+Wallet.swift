@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// The fields of a `wallet` watch: the wallet as an output descriptor or a bare SLIP-132 account key, its gap and
 /// label. Every refusal names the field and never repeats key material (``WalletError``'s messages do not).

@@ -1,6 +1,7 @@
 import Foundation
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Reads the fields specific to each watch type, and rejects fields that belong to another type.
 struct WatchFieldsReader {

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// A loaded, validated `watcher.json`.
 public struct WatcherConfig: Sendable {

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// Builds the `Plugins.json` catalog from a registry: type, role, summary, capabilities, default rate limit and
 /// each option's type, default and description, exactly as the code reads them.

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// The compile-time registry of plugins, keyed by the config `type`. A value, not a global: `main` builds
 /// ``builtIn`` (in `WatcherApp`) and passes it down; tests build their own.

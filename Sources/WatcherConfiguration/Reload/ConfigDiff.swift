@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// What changed between two configs as written, section by section and entry by entry (entries matched by `id`):
 /// what a reload (`SIGHUP`) applies. An entry counts as changed when its text differs in any way, so a change of a

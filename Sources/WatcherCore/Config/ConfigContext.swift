@@ -1,4 +1,5 @@
 import Foundation
+import WatcherJSON
 
 /// Collects problems while a config is read, and resolves `${ENV}` references. Used only during loading.
 public final class ConfigContext {

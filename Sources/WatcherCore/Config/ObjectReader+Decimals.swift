@@ -1,4 +1,5 @@
 import Foundation
+import WatcherJSON
 
 extension ObjectReader {
     /// An exact decimal number (prices, percentages), optionally bounded: greater than `lower` (exclusive) and at

@@ -1,4 +1,5 @@
 import Foundation
+import WatcherJSON
 
 extension ObjectReader {
     /// A string option; `${NAME}` references are resolved from the environment and masked in display.

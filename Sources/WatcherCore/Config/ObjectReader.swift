@@ -1,3 +1,5 @@
+import WatcherJSON
+
 /// Reads one JSON object of the config, recording every problem in a ``ConfigContext`` instead of stopping at
 /// the first, and recording each option's schema and resolved value as it goes.
 ///

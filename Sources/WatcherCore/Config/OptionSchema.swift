@@ -1,3 +1,5 @@
+import WatcherJSON
+
 /// What one option is, as documented in `Plugins.json`: recorded by ``ObjectReader`` as a plugin reads it, so
 /// the catalog can be checked against what the code really decodes.
 public struct OptionSchema: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import WatcherJSON
+
 extension RateLimit {
     /// The config form: `{"requests": 20, "per": "1m", "burst": 20, "concurrency": 4}`. Unlimited
     /// (`requests: 0`) has no period or burst to show: `{"requests": 0, "concurrency": 4}`.

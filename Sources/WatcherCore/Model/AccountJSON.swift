@@ -1,4 +1,5 @@
 import Foundation
+import WatcherJSON
 
 /// The JSON of one followed account, shared by `watcher accounts list --json`, `accounts show --json` and the
 /// status server's `/api/accounts`: the probe's address fields, the label, and the BTC and fiat value when the

@@ -1,4 +1,5 @@
 import Foundation
+import WatcherJSON
 
 /// The JSON field names scripts rely on, shared by `watcher probe`, the explorer commands' `--json` and the status
 /// server's `/api/*`: one definition, so they cannot drift apart.

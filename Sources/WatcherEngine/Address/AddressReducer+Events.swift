@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// The `address.*` events. Ids come from the fact: the address, the txid, and the block for anything about a
 /// confirmation, so a confirmation on a new branch after a reorg is a new fact with a new id.

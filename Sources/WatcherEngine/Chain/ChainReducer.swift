@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// The pure rules of a chain's tip: what a walk's ``ChainSync/Outcome`` does to the ``ChainMemory``, and which
 /// `block.*` events it announces. Followed transactions are reverted and confirmed by ``AddressReducer`` and

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// A new event, ready to append: id, type and the CloudEvents 1.0 JSON envelope.
 public struct NewEvent: LoggableEvent, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 
 /// A price watch's memory: which side of each level the price was on, how many crossings each level has seen,
 /// and recent samples for the change window.

@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// The pure rules of a `tx` watch: thresholds crossed as the tip moves, and `tx.reverted` when the block holding
 /// the transaction leaves the main chain before it is settled (`reorgSafety` blocks past the highest threshold).

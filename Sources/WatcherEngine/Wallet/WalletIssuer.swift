@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 /// Hands out a wallet's next receive address (`watcher wallets next`, `POST /api/wallets/{id}/next`): the lowest

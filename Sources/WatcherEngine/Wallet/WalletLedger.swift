@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// A wallet's balances and `wallet.balance.changed`, as pure rules.
 ///

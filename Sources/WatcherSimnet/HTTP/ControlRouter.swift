@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// The JSON control API under `/control/`: thin wrappers over ``SimnetEngine``. Bad input answers
 /// 400 `{"error":"…"}`; unknown endpoints 404; wrong methods 405.

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// Each provider family's own error answers, as the real services send them.
 enum FamilyErrors {

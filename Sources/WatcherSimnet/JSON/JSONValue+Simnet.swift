@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 // The simnet renders its bodies with WatcherCore's `JSONValue` (integers with its `integer(_:)`): object keys keep
 // the order given and numbers their exact text, and the compact serialization is byte-for-byte deterministic.

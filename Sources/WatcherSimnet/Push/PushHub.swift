@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Synchronization
 import WatcherCore
+import WatcherJSON
 
 /// The simnet's websocket state: every open connection with its subscriptions and message count, the ban, and
 /// the fan-out of new blocks and mempool transactions to subscribers. Pure bookkeeping behind one lock; each

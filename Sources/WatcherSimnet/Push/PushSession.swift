@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import WatcherCore
+import WatcherJSON
 
 /// One websocket connection to the simnet's `/websocket`, answering like Blockbook: JSON text frames
 /// `{"id": "<string>", "method": …, "params": {…}}`, answers `{"id": …, "data": …}`, pushes that reuse the

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// `GET /api/v2/address/<addr>?details=&page=&pageSize=`.
 extension BlockbookRenderer {

@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Renders Blockbook REST v2 answers from a chain snapshot.
 ///

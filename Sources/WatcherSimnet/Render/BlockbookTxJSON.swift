@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Blockbook's `Tx` objects for one chain snapshot: the full form of `/api/v2/tx` and address
 /// `details=txs`, and the light form inside `/api/v2/block` pages. Empty fields are omitted the way

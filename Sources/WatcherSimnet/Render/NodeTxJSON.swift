@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Bitcoin Core's `getrawtransaction` verbose JSON, which Blockbook passes through as
 /// `coinSpecificData` for mempool transactions. Amounts here are BTC as JSON numbers (the node's

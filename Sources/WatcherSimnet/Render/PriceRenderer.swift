@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// Renders the price feeds: CoinDesk BPI v1 and Coinbase's spot price.
 struct PriceRenderer: Sendable {

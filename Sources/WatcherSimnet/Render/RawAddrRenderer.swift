@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// Renders blockchain.info-style answers (`/rawaddr`, `/multiaddr`, `/latestblock`) from a chain
 /// snapshot. Amounts are JSON integers of satoshi; errors are plain text, as the real API sends them.

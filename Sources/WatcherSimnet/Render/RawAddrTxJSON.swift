@@ -1,5 +1,6 @@
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// blockchain.info's `Tx` object (shared by rawaddr and multiaddr) for one chain snapshot.
 struct RawAddrTxJSON: Sendable {

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// A rendered HTTP answer, independent of the server framework: status, content type, body and
 /// extra headers. Renderers produce these; the responder turns them into Hummingbird responses.

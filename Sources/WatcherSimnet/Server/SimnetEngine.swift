@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WatcherCore
+import WatcherJSON
 
 /// The simnet's shared state: the chain and prices behind one lock, the traffic policy behind
 /// another. Readers take a copy-on-write snapshot under the lock and render outside it, so slow

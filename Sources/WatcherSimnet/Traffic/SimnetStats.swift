@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// Request statistics per provider family plus a log of recent requests (`GET /control/stats`).
 public struct SimnetStats: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// The `file` sink: JSON Lines appended to a file, with an fsync policy and size-based rotation.
 public enum FileSinkPlugin: SinkPlugin {

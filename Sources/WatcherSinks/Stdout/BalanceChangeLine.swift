@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// The pretty details of an `address.balance.changed` event: the confirmed and the unconfirmed balance, each with
 /// its own change, from the event's `data.old` and `data.new`. A payment that confirms reads

@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// The human form of an event: time, type, subject and the data that matters. Balance changes show the confirmed
 /// and unconfirmed balances with their own changes (see ``BalanceChangeLine``).

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import WatcherCore
+import WatcherJSON
 
 /// POSTs each event to one endpoint, signed per Standard Webhooks v1.
 ///

@@ -1,6 +1,7 @@
 import HTTPTypes
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// The `webhook` sink: signed POSTs per Standard Webhooks v1, retried, dead-lettered, ordered per endpoint.
 public enum WebhookSinkPlugin: SinkPlugin {

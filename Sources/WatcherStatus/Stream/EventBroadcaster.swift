@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Synchronization
 import WatcherCore
+import WatcherJSON
 
 /// The one reader of the event log behind every `/api/events/stream` client. It reads the log while at least one
 /// client is connected, encodes each event once (`id: <seq>` and `data: <entry>`) and hands the same bytes to every

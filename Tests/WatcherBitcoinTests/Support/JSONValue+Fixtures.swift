@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 // Fixture reading: the project's JSON keeps numbers as their text, so amounts are never read through `Double`.
 extension JSONValue {

@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 /// The recorded bodies in `Fixtures/` (copied from the project's shared fixtures; see `Fixtures/SOURCES.md`).
 enum Fixtures {

@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherJSON
 
 @testable import WatcherEngine
 

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherJSON
 
 /// What the simnet tests read from JSON bodies parsed with WatcherCore's ``JSONValue`` (numbers kept as their text).
 extension JSONValue {

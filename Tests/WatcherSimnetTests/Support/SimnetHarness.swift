@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 import WatcherCore
 import WatcherFixtures
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WatcherBitcoin
 import WatcherCore
+import WatcherJSON
 
 /// `watcher wallets derive`: the addresses of an output descriptor or a bare extended public key, worked out
 /// offline. It reads no config and opens no data directory.

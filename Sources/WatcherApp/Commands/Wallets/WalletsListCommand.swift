@@ -3,6 +3,7 @@ import Foundation
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherStatus
 import WatcherStorage
 

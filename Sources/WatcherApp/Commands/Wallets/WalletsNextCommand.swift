@@ -3,6 +3,7 @@ import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherStorage
 
 /// `watcher wallets next <id>`: hands out the wallet's next receive address, recorded in the store so the window

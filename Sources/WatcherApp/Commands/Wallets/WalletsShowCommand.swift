@@ -2,6 +2,7 @@ import ArgumentParser
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherStatus
 
 /// `watcher wallets show <id>`: one wallet in detail.

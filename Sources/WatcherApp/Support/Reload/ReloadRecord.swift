@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WatcherCore
+import WatcherJSON
 
 /// The outcome of the last reload, for `/healthz` (`"reload"`) and the log.
 final class ReloadRecord: Sendable {

@@ -6,6 +6,7 @@ import UnixSignals
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherJSON
 import WatcherObservability
 
 /// Runs the runtime's parts (scheduler, delivery, engine), each in a group of its own, and applies a reload of the

@@ -8,6 +8,7 @@ import WatcherCore
 import WatcherDelivery
 import WatcherEventLog
 import WatcherHTTP
+import WatcherJSON
 import WatcherSinks
 import WatcherStorage
 import WatcherTesting

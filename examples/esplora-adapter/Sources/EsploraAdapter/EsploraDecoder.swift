@@ -2,6 +2,7 @@ import Foundation
 import WatcherBitcoin
 import WatcherCore
 import WatcherHTTP
+import WatcherJSON
 
 /// Reads Esplora's answers: JSON objects for blocks, addresses and transactions, plain text for the tip height and
 /// block hashes. Unknown keys are ignored (mempool.space adds `sigops`), integers are exact satoshis, and every

@@ -2,6 +2,7 @@ import EsploraAdapter
 import Foundation
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherTesting
 
 /// Each recorded electrs body, decoded through the whole adapter over loopback, with the values the body holds.
