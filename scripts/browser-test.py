@@ -192,6 +192,43 @@ class Run:
         self.until("the account to go", lambda: not self.find(row))
         assert self.find(followed), "the config's account went too"
 
+    def wallets(self):
+        self.step("Wallets tab: the config's wallet, scanned, with no payments")
+        self.driver.find_element(By.ID, "tab-wallets").click()
+        row = 'tr.wallet-row[data-wallet="shop"]'
+        self.until("the wallet with a balance",
+                   lambda: self.find(row) and not self.find(row + " td.balance[data-pending]"))
+        self.click(row, "the wallet")
+        self.until("wallet details", lambda: self.text("wallet-id") == "shop")
+        self.until("its window", lambda: "scanned 0" in self.text("wallet-receive"))
+        assert self.text("wallet-descriptor").startswith("wpkh("), self.text("wallet-descriptor")
+        self.shot("wallet-details")
+
+        self.step("Next address hands out the next receive address, shown with its URI and followed")
+        before = self.text("wallet-receive")
+        field = self.driver.find_element(By.ID, "next-label")
+        field.send_keys("Order 42")
+        self.driver.find_element(By.ID, "next-address").click()
+        self.until("an address handed out", lambda: self.text("next-address-text").startswith("bc1q"))
+        address = self.text("next-address-text")
+        assert "label=Order%2042" in self.text("next-result"), self.text("next-result")
+        self.until("the window to cover it", lambda: "last issued" in self.text("wallet-receive"))
+        assert self.text("wallet-receive") != before
+        self.shot("wallet-next")
+
+        self.step("a payment to it appears without a reload")
+        request = urllib.request.Request(self.args.simnet.rstrip("/") + "/control/tx",
+                                         data=json.dumps({"to": address, "amountSat": 42_000}).encode(),
+                                         method="POST", headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+        self.mine()
+        self.until("the payment in the wallet",
+                   lambda: self.text("wallet-balance") == "0.00042000 BTC"
+                   and self.find("#wallet-addresses tr.wallet-address-row"))
+        labels = self.values("#wallet-addresses tr.wallet-address-row td:nth-child(4)", "text")
+        assert labels == ["Order 42"], labels
+        self.shot("wallet-paid")
+
     def prices_and_events(self):
         self.step("Prices tab")
         self.driver.find_element(By.ID, "tab-prices").click()
@@ -220,6 +257,7 @@ def main():
         run = Run(driver, args)
         run.blocks()
         run.accounts()
+        run.wallets()
         run.prices_and_events()
         # The refused adds answer 400 and 422 on purpose; the console reports those as failed loads.
         errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"

@@ -1,4 +1,5 @@
 import Foundation
+import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
@@ -11,7 +12,7 @@ enum WebFragments {
     static let eventTypes = [
         "block.new", "block.reorged", "address.balance.changed", "address.tx.unconfirmed", "address.tx.confirmed",
         "address.tx.confirmations", "address.tx.replaced", "address.tx.reverted", "tx.confirmations", "tx.reverted",
-        "price.updated", "price.change", "price.threshold.crossed",
+        "wallet.balance.changed", "price.updated", "price.change", "price.threshold.crossed",
     ]
 
     /// The most accounts the Accounts tab lists (a watcher may follow 100,000; the API lists them all).
@@ -155,5 +156,89 @@ enum WebFragments {
         }
         return #"<table id="events-table"><thead><tr><th>#</th><th>Time</th><th>Type</th><th>Subject</th></tr>"#
             + "</thead><tbody>" + rows.joined() + "</tbody></table>"
+    }
+
+    static func wallets(_ wallets: [WalletViews.Wallet]) -> String {
+        guard !wallets.isEmpty else { return empty("No wallets: add a watch of type \"wallet\" to the config.") }
+        let rows = wallets.map { wallet in
+            let id = escape(wallet.watch.id)
+            let state = wallet.state
+            return #"<tr class="wallet-row" tabindex="0" data-wallet="\#(id)"><td>\#(id)</td>"#
+                + "<td>\(escape(wallet.watch.label ?? ""))</td>"
+                + (state.map { #"<td class="balance">\#(Satoshi.btc($0.balanceSat))</td>"# }
+                    ?? #"<td class="balance" data-pending="1">pending</td>"#)
+                + #"<td class="balance">\#(state.map { Satoshi.btc($0.unconfirmedSat) } ?? "-")</td>"#
+                + "<td>\(wallet.addresses.count)</td>"
+                + "<td>\(escape(state?.receive.progress ?? "not scanned yet"))</td></tr>"
+        }
+        return #"<table id="wallets-table"><thead><tr><th>Wallet</th><th>Label</th><th>Balance (BTC)</th>"#
+            + "<th>Unconfirmed (BTC)</th><th>Used addresses</th><th>Receive</th></tr></thead><tbody>"
+            + rows.joined() + "</tbody></table>"
+    }
+
+    static func window(_ window: WalletState.Window?) -> String {
+        guard let window else { return "not scanned yet" }
+        let parts = [
+            window.progress,
+            window.lastIssued.map { "last issued \($0)" },
+            window.derivedUpTo.map { "followed up to \($0)" },
+        ]
+        return escape(parts.compactMap { $0 }.joined(separator: ", "))
+    }
+
+    static func wallet(_ wallet: WalletViews.Wallet) -> String {
+        let id = escape(wallet.watch.id)
+        var rows = [
+            ("wallet-id", "Wallet", id),
+            ("wallet-label", "Label", escape(wallet.watch.label ?? "-")),
+            ("wallet-descriptor", "Descriptor", #"<code>\#(escape(wallet.watch.wallet?.description ?? ""))</code>"#),
+            ("wallet-gap", "Gap", "\(wallet.watch.gap)"),
+            ("wallet-balance", "Balance", btc(wallet.state?.balanceSat)),
+            ("wallet-unconfirmed", "Unconfirmed", btc(wallet.state?.unconfirmedSat)),
+            ("wallet-receive", "Receive", window(wallet.state?.receive)),
+        ]
+        if wallet.watch.wallet?.change != nil {
+            rows.append(("wallet-change", "Change", window(wallet.state?.change)))
+        }
+        var html = "<h2>Wallet</h2>" + list(rows)
+        html +=
+            #"<div class="card"><button type="button" id="next-address" data-wallet="\#(id)">Next address</button>"#
+            + #"<label>Label <input id="next-label" placeholder="Optional"></label>"#
+            + #"<p id="next-result" hidden></p><p id="next-error" class="error" role="alert" hidden></p></div>"#
+        if wallet.state == nil { html += #"<p class="muted" data-pending="1">Waiting for the first round…</p>"# }
+        let labels = Dictionary(wallet.issued.map { ($0.address, $0.label) }) { first, _ in first }
+        let used = wallet.addresses.sorted {
+            ($0.wallet?.branch.number ?? 0, $0.wallet?.index ?? 0) < (
+                $1.wallet?.branch.number ?? 0, $1.wallet?.index ?? 0
+            )
+        }
+        html += "<h3>Used addresses</h3>"
+        if used.isEmpty {
+            html += empty("No payments yet.")
+        } else {
+            html +=
+                #"<table id="wallet-addresses"><thead><tr><th>Branch</th><th>Index</th><th>Address</th>"#
+                + "<th>Label</th><th>Balance (BTC)</th></tr></thead><tbody>"
+                + used.map { state in
+                    #"<tr class="wallet-address-row"><td>\#(state.wallet?.branch.rawValue ?? "")</td>"#
+                        + "<td>\(state.wallet?.index ?? 0)</td>"
+                        + #"<td><code>\#(escape(state.address))</code></td>"#
+                        + "<td>\(escape((labels[state.address] ?? nil) ?? ""))</td>"
+                        + #"<td class="balance">\#(state.summary?.balanceSat.map(Satoshi.btc) ?? "pending")</td></tr>"#
+                }.joined() + "</tbody></table>"
+        }
+        html += "<h3>Recent transactions</h3>"
+        let txs = WalletViews.transactions(wallet)
+        guard !txs.isEmpty else { return html + empty("No transactions known yet.") }
+        return html
+            + #"<table id="wallet-txs"><thead><tr><th>Transaction</th><th>Block</th><th>Amount (BTC)</th>"#
+            + "<th>Confirmations</th></tr></thead><tbody>"
+            + txs.prefix(25).map { tx in
+                let height = tx["blockHeight"].flatMap { $0 == .null ? nil : $0.serialized() } ?? "mempool"
+                return #"<tr class="tx-row"><td><code>\#(escape(tx["txid"]?.stringValue ?? ""))</code></td>"#
+                    + "<td>\(height)</td>"
+                    + #"<td class="amount">\#(escape(tx["deltaBtc"]?.stringValue ?? ""))</td>"#
+                    + #"<td class="confirmations">\#(tx["confirmations"]?.serialized() ?? "0")</td></tr>"#
+            }.joined() + "</tbody></table>"
     }
 }

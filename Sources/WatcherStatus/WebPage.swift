@@ -1,5 +1,6 @@
-/// The page at `/`: four tabs (Blocks, Accounts, Prices, Events), the first two filled on the server; the
-/// script (``WebScript``) switches tabs, opens details, adds and removes accounts and follows the event stream.
+/// The page at `/`: five tabs (Blocks, Accounts, Wallets, Prices, Events), the first two filled on the server; the
+/// script (``WebScript``) switches tabs, opens details, adds and removes accounts, hands out wallet addresses and
+/// follows the event stream.
 enum WebPage {
     static func html(blocks: String, accounts: String) -> String {
         let options = WebFragments.eventTypes.map { #"<option value="\#($0)">\#($0)</option>"# }.joined()
@@ -19,6 +20,7 @@ enum WebPage {
             <nav role="tablist">
             <button type="button" role="tab" id="tab-blocks" data-tab="blocks" aria-selected="true">Blocks</button>
             <button type="button" role="tab" id="tab-accounts" data-tab="accounts">Accounts</button>
+            <button type="button" role="tab" id="tab-wallets" data-tab="wallets">Wallets</button>
             <button type="button" role="tab" id="tab-prices" data-tab="prices">Prices</button>
             <button type="button" role="tab" id="tab-events" data-tab="events">Events</button>
             </nav>
@@ -50,6 +52,13 @@ enum WebPage {
             <div class="columns">
             <div id="accounts-list" data-src="/ui/accounts">\#(accounts)</div>
             <div id="account-details" class="details" hidden></div>
+            </div>
+            </section>
+            <section id="panel-wallets" class="panel" role="tabpanel" hidden>
+            <h2>Wallets</h2>
+            <div class="columns">
+            <div id="wallets-list" data-src="/ui/wallets"></div>
+            <div id="wallet-details" class="details" hidden></div>
             </div>
             </section>
             <section id="panel-prices" class="panel" role="tabpanel" hidden>
@@ -89,8 +98,8 @@ enum WebPage {
         table { border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
         th, td { text-align: left; padding: 6px 12px; border-bottom: 1px solid var(--line); white-space: nowrap; }
         th { font-weight: 600; color: var(--muted); font-size: 12px; }
-        tr.block-row, tr.account-row { cursor: pointer; }
-        tr.block-row:hover, tr.account-row:hover, tr.selected { background: #fff6eb; }
+        tr.block-row, tr.account-row, tr.wallet-row { cursor: pointer; }
+        tr.block-row:hover, tr.account-row:hover, tr.wallet-row:hover, tr.selected { background: #fff6eb; }
         .details, .card { background: #fff; border: 1px solid var(--line); padding: 12px 16px; min-width: 320px;
           max-width: 100%; overflow-x: auto; }
         .card { margin: 12px 0; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: end; }
@@ -99,7 +108,7 @@ enum WebPage {
         #add-address { width: 32em; max-width: 80vw; }
         button { font: inherit; padding: 5px 12px; border: 1px solid #d0d5dd; border-radius: 4px; background: #fff;
           cursor: pointer; }
-        button[type="submit"], #add-account { background: var(--accent); border-color: var(--accent); color: #fff; }
+        button[type="submit"], #add-account, #next-address { background: var(--accent); border-color: var(--accent); color: #fff; }
         dl { display: grid; grid-template-columns: max-content auto; gap: 4px 16px; margin: 0; }
         dt { color: var(--muted); }
         dd { margin: 0; word-break: break-all; }

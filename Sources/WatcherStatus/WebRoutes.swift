@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WatcherConfiguration
 import WatcherCore
 
 /// The web UI: the page at `/`, its script and style, and the HTML fragments it loads (`/ui/*`). Served by the
@@ -19,6 +20,8 @@ struct WebRoutes: Sendable {
         router.get("ui/accounts/:address") { _, context in
             try Self.html(self.account(context.parameters.get("address") ?? ""))
         }
+        router.get("ui/wallets") { _, _ in try Self.html(WebFragments.wallets(self.data.wallets())) }
+        router.get("ui/wallets/:id") { _, context in try Self.html(self.wallet(context.parameters.get("id") ?? "")) }
         router.get("ui/prices") { _, _ in try Self.html(WebFragments.prices(self.data.prices())) }
         router.get("ui/events") { request, _ in
             let type = request.uri.queryParameters.get("type").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -75,6 +78,13 @@ struct WebRoutes: Sendable {
         } catch {
             return WebFragments.error("Block \(id) could not be read.")
         }
+    }
+
+    func wallet(_ id: String) throws -> String {
+        guard let wallet = try data.wallets().first(where: { $0.watch.id == id }) else {
+            return WebFragments.error("No wallet \(id) in the config.")
+        }
+        return WebFragments.wallet(wallet)
     }
 
     func account(_ address: String) throws -> String {

@@ -1,5 +1,5 @@
-/// The page's script: plain JavaScript, no library. Tabs, details, the Add account form, removal, and the live
-/// event stream (`/api/events/stream`), on which the panels are loaded again from the server.
+/// The page's script: plain JavaScript, no library. Tabs, details, the Add account form, removal, a wallet's Next
+/// address, and the live event stream (`/api/events/stream`), on which the panels are loaded again from the server.
 enum WebScript {
     static let source = #"""
         "use strict";
@@ -8,6 +8,7 @@ enum WebScript {
         const added = {};
         let openBlock = null;
         let openAccount = null;
+        let openWallet = null;
 
         function showTab(name) {
           for (const tab of document.querySelectorAll("nav [data-tab]")) {
@@ -17,6 +18,7 @@ enum WebScript {
           }
           if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
           if (name === "prices") load("prices-list");
+          if (name === "wallets") load("wallets-list");
           if (name === "events") loadEvents();
         }
 
@@ -52,6 +54,9 @@ enum WebScript {
           for (const row of document.querySelectorAll("tr.account-row")) {
             row.classList.toggle("selected", row.dataset.address === openAccount);
           }
+          for (const row of document.querySelectorAll("tr.wallet-row")) {
+            row.classList.toggle("selected", row.dataset.wallet === openWallet);
+          }
         }
 
         async function showBlock(id) {
@@ -69,6 +74,52 @@ enum WebScript {
           details.hidden = false;
           details.innerHTML = await fetchText("/ui/accounts/" + encodeURIComponent(address));
           markSelected();
+        }
+
+        // The last address handed out, shown again when the details are loaded anew.
+        let handedOut = null;
+
+        async function showWallet(id) {
+          openWallet = id;
+          const details = $("wallet-details");
+          details.hidden = false;
+          details.innerHTML = await fetchText("/ui/wallets/" + encodeURIComponent(id));
+          if (handedOut && handedOut.wallet === id) showHandedOut(handedOut);
+          markSelected();
+        }
+
+        function showHandedOut(answer) {
+          const result = $("next-result");
+          if (!result) return;
+          result.textContent = "";
+          const code = document.createElement("code");
+          code.id = "next-address-text";
+          code.textContent = answer.address;
+          const index = document.createElement("span");
+          index.className = "muted";
+          index.textContent = " receive " + answer.index + " · " + answer.uri;
+          result.append(code, index);
+          result.hidden = false;
+        }
+
+        async function nextAddress(id) {
+          const error = $("next-error");
+          error.hidden = true;
+          const label = $("next-label") ? $("next-label").value.trim() : "";
+          try {
+            const { ok, answer } = await write("POST", "/api/wallets/" + encodeURIComponent(id) + "/next",
+              JSON.stringify(label ? { label } : {}));
+            if (!ok) {
+              error.textContent = answer.error || "No address could be handed out.";
+              error.hidden = false;
+              return;
+            }
+            handedOut = answer;
+            await Promise.allSettled([showWallet(id), load("wallets-list")]);
+          } catch (e) {
+            error.textContent = "The watcher could not be reached.";
+            error.hidden = false;
+          }
         }
 
         function writeHeaders() {
@@ -139,6 +190,8 @@ enum WebScript {
             pending = null;
             const work = [load("blocks-list"), load("accounts-list")];
             if (!$("panel-prices").hidden) work.push(load("prices-list"));
+            if (!$("panel-wallets").hidden) work.push(load("wallets-list"));
+            if (openWallet) work.push(showWallet(openWallet));
             if (!$("panel-events").hidden) work.push(loadEvents());
             if (openAccount) work.push(showAccount(openAccount));
             await Promise.allSettled(work);
@@ -162,6 +215,9 @@ enum WebScript {
           if (block) return showBlock(block.dataset.block);
           const account = target.closest("tr.account-row");
           if (account) return showAccount(account.dataset.address);
+          const wallet = target.closest("tr.wallet-row");
+          if (wallet) return showWallet(wallet.dataset.wallet);
+          if (target.id === "next-address") return nextAddress(target.dataset.wallet);
           if (target.id === "add-account") {
             $("add-form").hidden = false;
             setAddError("");
@@ -176,7 +232,7 @@ enum WebScript {
 
         document.addEventListener("keydown", (event) => {
           if (event.key !== "Enter") return;
-          const row = event.target.closest && event.target.closest("tr.block-row, tr.account-row");
+          const row = event.target.closest && event.target.closest("tr.block-row, tr.account-row, tr.wallet-row");
           if (row) row.click();
         });
 
@@ -189,7 +245,7 @@ enum WebScript {
           });
           $("event-type").addEventListener("change", loadEvents);
           const start = location.hash.slice(1);
-          showTab(["blocks", "accounts", "prices", "events"].includes(start) ? start : "blocks");
+          showTab(["blocks", "accounts", "wallets", "prices", "events"].includes(start) ? start : "blocks");
           follow();
           // An account the daemon has not polled yet shows "pending": look again until it has.
           setInterval(() => { if (document.querySelector("[data-pending]")) refreshSoon(); }, 2000);

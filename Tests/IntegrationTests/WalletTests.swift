@@ -275,4 +275,35 @@ struct WalletTests {
             }
         }
     }
+
+    /// A reorg takes a wallet's payment out of its block: `address.tx.reverted` with its `data.wallet`, then its fate
+    /// (confirmed again, back in the mempool, or replaced) is announced, and the wallet's balance ends at the
+    /// simnet's truth. The window does not shrink.
+    @Test(arguments: ["scan", "poll"])
+    func aReorgRevertsAWalletPaymentAndTheBalanceFollows(strategy: String) async throws {
+        try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
+            let config = try Self.config(simnet, data, strategy: strategy)
+            try await EngineIntegrationTests.running(config, client: client) { store in
+                try await eventually("the initial sync") { try Self.state(store)?.change.checkedUpTo == 2 }
+                let address = try Self.address(.receive, 2)
+                let txid = try await simnet.pay(to: address, amountSat: 64_000)
+                _ = try await simnet.mine(count: 1)
+                try await Self.expectConfirmed(store, txid, [address: ("receive", 2)])
+                let grown = try #require(try Self.state(store)?.receive.derivedUpTo)
+                _ = try await simnet.reorg(depth: 1)
+                _ = try await simnet.mine(count: 1)
+                let reverted = try await WatchShapeTests.event(store, "address.tx.reverted") {
+                    $0["txid"] == .string(txid)
+                }
+                #expect(reverted["data"]?["wallet"]?["index"] == .number("2"))
+                try await eventually(timeout: .seconds(30), "the balance at the simnet's truth") {
+                    let truth = await simnet.addresses().first { $0.address == address }
+                    let state = try Self.state(store)
+                    return state?.balanceSat == truth?.confirmedBalanceSat
+                        && (strategy == "scan" || state?.unconfirmedSat == truth?.unconfirmedBalanceSat)
+                }
+                #expect(try Self.state(store)?.receive.derivedUpTo == grown)
+            }
+        }
+    }
 }

@@ -89,4 +89,21 @@ struct PrettyEventLineTests {
         let event = SinkEvent(seq: 1, id: "e", type: "address.balance.changed", body: Array(body.utf8))
         #expect(PrettyEventLine.render(event, color: false).hasSuffix("s  deltaBtc=0.1 balanceBtc=1.0"))
     }
+
+    @Test func aWalletBalanceChangeShowsBothBalances() {
+        // docs/events.md: the spend out of the wallet "shop" with its change, in the mempool.
+        let body =
+            #"{"specversion":"1.0","id":"evt_982415ffe1277cb821e55a4369dea5a1","source":"watcher/shop","type":"wallet.balance.changed","subject":"shop","time":"2026-11-26T14:46:46.805Z","datacontenttype":"application/json","data":{"chain":"btc","wallet":"shop","label":"Shop","old":{"balanceSat":250000,"balanceBtc":"0.00250000","unconfirmedSat":0,"unconfirmedBtc":"0.00000000"},"new":{"balanceSat":250000,"balanceBtc":"0.00250000","unconfirmedSat":-100450,"unconfirmedBtc":"-0.00100450"},"deltaSat":-100450,"deltaBtc":"-0.00100450","confirmedDeltaSat":0,"unconfirmedDeltaSat":-100450,"balanceSat":250000,"balanceBtc":"0.00250000","txids":["638bb7edd2d47d07d603dcb7e7c23aab7a1db8db5f54f11b741c0f2601ef4c20"],"fiat":{"EUR":"150","GBP":"127.5","USD":"162.5"}}}"#
+        let event = SinkEvent(
+            seq: 9,
+            id: "evt_982415ffe1277cb821e55a4369dea5a1",
+            type: "wallet.balance.changed",
+            body: Array(body.utf8)
+        )
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == "2026-11-26T14:46:46.805Z  wallet.balance.changed      shop  (Shop) confirmed 0.00250000 BTC "
+                + "(unchanged) unconfirmed -0.00100450 BTC (-0.00100450)"
+        )
+    }
 }

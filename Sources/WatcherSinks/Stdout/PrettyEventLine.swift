@@ -2,8 +2,8 @@ import Foundation
 import WatcherCore
 import WatcherJSON
 
-/// The human form of an event: time, type, subject and the data that matters. Balance changes show the confirmed
-/// and unconfirmed balances with their own changes (see ``BalanceChangeLine``).
+/// The human form of an event: time, type, subject and the data that matters. Balance changes (an address's or a
+/// wallet's) show the confirmed and unconfirmed balances with their own changes (see ``BalanceChangeLine``).
 public enum PrettyEventLine {
     /// Renders one line.
     public static func render(_ event: SinkEvent, color: Bool) -> String {
@@ -11,7 +11,8 @@ public enum PrettyEventLine {
         let time = envelope?["time"]?.stringValue ?? ""
         let subject = envelope?["subject"]?.stringValue ?? ""
         var details: [String] = []
-        if event.type == "address.balance.changed", let data = envelope?["data"],
+        if event.type == "address.balance.changed" || event.type == "wallet.balance.changed",
+            let data = envelope?["data"],
             let balance = BalanceChangeLine(data: data)
         {
             details.append(balance.text)
