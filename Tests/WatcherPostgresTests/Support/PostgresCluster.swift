@@ -29,19 +29,24 @@ final class PostgresCluster: Sendable {
         self.bin = bin
     }
 
-    /// Creates and starts a cluster.
+    /// Creates and starts a cluster. The port is free when picked, but another test may bind it before the server
+    /// does (the parallel suite starts many servers): then it starts again on another port, up to three times.
     static func start() async throws -> PostgresCluster {
         let bin = try binDirectory()
-        let directory = NSTemporaryDirectory() + "watcher-pg-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let cluster = PostgresCluster(directory: directory, port: try freePort(), bin: bin)
-        do {
-            try await cluster.initialize()
-            try await cluster.startServer()
-            return cluster
-        } catch {
-            cluster.remove()
-            throw error
+        var attempt = 0
+        while true {
+            attempt += 1
+            let directory = NSTemporaryDirectory() + "watcher-pg-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let cluster = PostgresCluster(directory: directory, port: try freePort(), bin: bin)
+            do {
+                try await cluster.initialize()
+                try await cluster.startServer()
+                return cluster
+            } catch {
+                cluster.remove()
+                guard attempt < 3, "\(error)".contains("Address already in use") else { throw error }
+            }
         }
     }
 
