@@ -56,7 +56,9 @@ struct MetricsTests {
     }
 
     @Test func everyFamilyIsThereAndTheDeliveryCountersMove() async throws {
-        let deadPort = try freePort()
+        let refusing = try RefusingPort()  // held until the test ends: the webhook's endpoint never answers
+        let deadPort = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         let data = EngineIntegrationTests.dataDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
