@@ -47,19 +47,7 @@ extension ChainModel {
         } else if changeValue >= 546 {
             outputs.append(SimOutput(address: inputs[0].address, value: changeValue))
         }
-        let tx = SimTransaction(
-            txid: nextHash(),
-            version: 2,
-            lockTime: UInt32(tip.height),
-            inputs: inputs,
-            outputs: outputs,
-            coinbaseScript: nil,
-            firstSeen: tip.time + rng.next(in: Int64(1)...120),
-            txIndex: nextTxIndex()
-        )
-        enterMempool(tx)
-        mempool.append(tx.txid)
-        return tx
+        return admitSpend(inputs: inputs, outputs: outputs)
     }
 
     /// A payment out of one address: its unspent outputs, oldest first, until they cover the amount and the fee.
@@ -100,19 +88,7 @@ extension ChainModel {
         var outputs = [SimOutput(address: address.string, value: amountSat)]
         let changeValue = total - amountSat - fee(picked.count)
         if changeValue >= 546 { outputs.append(SimOutput(address: change.string, value: changeValue)) }
-        let tx = SimTransaction(
-            txid: nextHash(),
-            version: 2,
-            lockTime: UInt32(tip.height),
-            inputs: inputs,
-            outputs: outputs,
-            coinbaseScript: nil,
-            firstSeen: tip.time + rng.next(in: Int64(1)...120),
-            txIndex: nextTxIndex()
-        )
-        enterMempool(tx)
-        mempool.append(tx.txid)
-        return tx
+        return admitSpend(inputs: inputs, outputs: outputs)
     }
 
     /// Replaces the top `depth` blocks with a competing branch of the same length.
@@ -175,5 +151,22 @@ extension ChainModel {
             let block = mineBlock(including: perSlot[slot], refillMempool: false)
             return ReorgedBlock(height: block.height, oldHash: oldBlock.hash, newHash: block.hash)
         }
+    }
+
+    /// A version-2 spend of `inputs` to `outputs`, seen shortly after the tip, entered into the mempool.
+    private mutating func admitSpend(inputs: [SimInput], outputs: [SimOutput]) -> SimTransaction {
+        let tx = SimTransaction(
+            txid: nextHash(),
+            version: 2,
+            lockTime: UInt32(tip.height),
+            inputs: inputs,
+            outputs: outputs,
+            coinbaseScript: nil,
+            firstSeen: tip.time + rng.next(in: Int64(1)...120),
+            txIndex: nextTxIndex()
+        )
+        enterMempool(tx)
+        mempool.append(tx.txid)
+        return tx
     }
 }
