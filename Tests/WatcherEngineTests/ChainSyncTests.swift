@@ -154,3 +154,40 @@ struct ChainSyncTests {
         }
     }
 }
+
+@Suite struct ChainMemoryDisplayTests {
+    func header(_ height: Int) -> BlockHeader {
+        BlockHeader(
+            hash: "h\(height)",
+            height: height,
+            time: Date(timeIntervalSince1970: 0),
+            merkleRoot: "m",
+            nonce: 0,
+            txCount: 1,
+            previousHash: "h\(height - 1)"
+        )
+    }
+
+    @Test func theMissingHeadersBelowTheTipAreFetchedTopDownWhileTheirHashIsKnown() {
+        var memory = ChainMemory(tip: BlockRef(height: 100, hash: "h100"), headers: [header(100)])
+        #expect(memory.nextMissingHeader(within: 20) == 99)
+        memory.record(header(99))
+        #expect(memory.nextMissingHeader(within: 20) == 98)
+        for height in stride(from: 98, through: 81, by: -1) { memory.record(header(height)) }
+        #expect(memory.nextMissingHeader(within: 20) == nil, "heights 81...100 are there")
+        #expect(memory.nextMissingHeader(within: 21) == 80)
+    }
+
+    @Test func aHeightWithNoKnownHashStopsTheFill() {
+        // The tip known without its header (a provider with no block lookup gave it): nothing to check against.
+        let memory = ChainMemory(tip: BlockRef(height: 100, hash: "h100"), headers: [])
+        #expect(memory.nextMissingHeader(within: 20) == 100)
+        let gap = ChainMemory(tip: BlockRef(height: 100, hash: "h100"), headers: [header(100), header(97)])
+        #expect(gap.nextMissingHeader(within: 20) == 99)
+        var filled = gap
+        filled.record(header(99))
+        #expect(filled.nextMissingHeader(within: 20) == 98)
+        #expect(ChainMemory().nextMissingHeader(within: 20) == nil)
+        #expect(gap.nextMissingHeader(within: 0) == nil)
+    }
+}

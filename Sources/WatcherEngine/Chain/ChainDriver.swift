@@ -50,7 +50,7 @@ struct ChainDriver: Sendable {
             try sync.receive(try await context.ask(headerProviders, priority) { try await $0.block(.height(height)) })
         }
         let outcome = sync.outcome
-        guard !outcome.unchanged else { return }
+        guard !outcome.unchanged else { return try await fillDisplayedBlocks() }
         if outcome.skipped > 0 {
             context.logger.notice(
                 "missed more blocks than maxBackfill; announcing the newest only",
@@ -82,6 +82,7 @@ struct ChainDriver: Sendable {
             wakeup?.notify()
             context.scheduler.noteBlock(chain: chain)
         }
+        try await fillDisplayedBlocks()
     }
 
     /// Fetches the new chain's hash at every height above the fork where a followed transaction was confirmed and

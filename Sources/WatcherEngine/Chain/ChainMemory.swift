@@ -46,6 +46,19 @@ public struct ChainMemory: Sendable, Hashable {
         if let parent = header.previousHash { hashes[header.height - 1] = parent }
     }
 
+    /// The highest height among the newest `count` below the tip that has no header but a known hash, so that a
+    /// header fetched for it can be checked against the chain this memory follows; `nil` when there is none.
+    ///
+    /// A fresh data directory starts from the tip alone; fetching these fills `watcher blocks` and the Blocks tab
+    /// down to `count` blocks, one parent at a time (each header recorded tells the hash of the next one down).
+    public func nextMissingHeader(within count: Int) -> Int? {
+        guard let tip, count > 0 else { return nil }
+        for height in stride(from: tip.height, to: max(tip.height - count, -1), by: -1) where headers[height] == nil {
+            return hashes[height] == nil ? nil : height
+        }
+        return nil
+    }
+
     /// Keeps the newest `headerCount` headers and `hashDepth` heights of hashes.
     public mutating func trim(headerCount: Int, hashDepth: Int) {
         if headers.count > headerCount {

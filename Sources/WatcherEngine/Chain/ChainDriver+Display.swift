@@ -1,0 +1,56 @@
+import Logging
+import WatcherCore
+import WatcherScheduler
+import WatcherStorage
+
+/// The recent blocks shown by `watcher blocks`, the Blocks tab and `/api/blocks`, filled in below the first tip.
+///
+/// A fresh data directory learns the tip only: blocks below it are not announced (that is `maxBackfill`'s rule for
+/// missed blocks, and they were not missed). Their headers are still what a user expects to see, so they are
+/// fetched at backfill priority, a few per round, checked against the hash the header above names, and stored
+/// without an event.
+extension ChainDriver {
+    /// Blocks shown from the first minute (at most `storage.keepHeaders`).
+    static let displayedBlocks = 20
+    /// Most headers fetched for display in one round, so the round stays short and the tip check stays on time.
+    static let displayFetchesPerRound = 5
+
+    func fillDisplayedBlocks() async throws {
+        guard !headerProviders.isEmpty else { return }
+        let chain = self.chain
+        let count = min(Self.displayedBlocks, context.keepHeaders)
+        var memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
+        var fetched: [BlockHeader] = []
+        do {
+            while fetched.count < Self.displayFetchesPerRound, let height = memory.nextMissingHeader(within: count) {
+                let header = try await context.ask(headerProviders, .backfill) { try await $0.block(.height(height)) }
+                // Another chain than the one remembered (a reorg under way): the next tip round settles it first.
+                guard header.height == height, memory.hash(at: height) == header.hash else { break }
+                memory.record(header)
+                fetched.append(header)
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.debug(
+                "recent blocks for display not fetched this round",
+                metadata: ["chain": "\(chain)", "error": "\(error)"]
+            )
+        }
+        guard !fetched.isEmpty else { return }
+        let headers = fetched
+        _ = try await context.commit { txn in
+            // Only onto the chain stored now: a round that committed a reorg meanwhile wins.
+            var current = try ChainMemory.load(txn, chain: chain)
+            for header in headers where current.headers[header.height] == nil {
+                guard current.hash(at: header.height) == header.hash else { break }
+                try txn.putHeader(chain: chain, header, keep: .max)
+                if let parent = header.previousHash, current.hash(at: header.height - 1) == nil {
+                    try txn.putBlockHash(chain: chain, height: header.height - 1, hash: parent)
+                }
+                current.record(header)
+            }
+            return []
+        }
+    }
+}
