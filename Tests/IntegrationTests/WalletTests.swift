@@ -158,6 +158,10 @@ struct WalletTests {
                 let invoice = try await simnet.pay(to: issued.address, amountSat: 77_000)
                 try await Self.mine(simnet, store, polled: polled)
                 try await Self.expectConfirmed(store, invoice, [issued.address: ("receive", 12)])
+                // The label given when it was handed out names the invoice on its events; others have none.
+                let labels = try Self.txEvents(store, invoice).map { $0["data"]?["wallet"]?["label"] }
+                #expect(!labels.isEmpty && labels.allSatisfy { $0 == .string("Order 12") }, "\(labels)")
+                #expect(try Self.txEvents(store, spend).allSatisfy { $0["data"]?["wallet"]?["label"] == nil })
                 #expect(try Self.txEvents(store, beyond).isEmpty)
 
                 // The balance, to the satoshi: the simnet's truth over the wallet's addresses.

@@ -22,6 +22,9 @@ public struct AddressBook: Sendable {
         /// Where the address sits in a followed wallet: its events carry `data.wallet`, and its balance changes
         /// are announced for the wallet (`wallet.balance.changed`), not for the address.
         public var wallet: WalletAddressRef?
+        /// The label given to the address when `watcher wallets next --label` handed it out (an invoice, a
+        /// customer); events carry it as `data.wallet.label`.
+        public var issuedLabel: String?
 
         /// Creates an entry.
         public init(

@@ -38,17 +38,22 @@ extension AddressReducer {
             .init("balanceSat", balance.map(JSONValue.sats) ?? .null),
             .init("fiat", fiat(tx.deltaSat, prices: context.prices)),
         ]
-        if let wallet = context.entry.wallet { data.append(.init("wallet", walletData(wallet))) }
+        if let wallet = context.entry.wallet {
+            data.append(.init("wallet", walletData(wallet, label: context.entry.issuedLabel)))
+        }
         return data
     }
 
-    /// `data.wallet` of a wallet address's events: `{"id", "branch", "index"}`.
-    static func walletData(_ ref: WalletAddressRef) -> JSONValue {
-        .object([
+    /// `data.wallet` of a wallet address's events: `{"id", "branch", "index"}`, and `label` when the address was
+    /// handed out with one.
+    static func walletData(_ ref: WalletAddressRef, label: String? = nil) -> JSONValue {
+        var members: [JSONValue.Member] = [
             .init("id", .string(ref.wallet)),
             .init("branch", .string(ref.branch.rawValue)),
             .init("index", .integer(ref.index)),
-        ])
+        ]
+        if let label { members.append(.init("label", .string(label))) }
+        return .object(members)
     }
 
     private static func event(

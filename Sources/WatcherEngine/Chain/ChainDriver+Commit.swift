@@ -74,7 +74,12 @@ extension ChainDriver {
                 let walletEntry = try state.wallet.flatMap { ref -> AddressBook.Entry? in
                     guard let wallet = walletBook.wallets[ref.wallet], let walletState = try wallets.state(ref.wallet)
                     else { return nil }
-                    return wallet.entry(address: address, ref: ref, since: walletState.since)
+                    return wallet.entry(
+                        address: address,
+                        ref: ref,
+                        since: walletState.since,
+                        issuedLabel: try wallets.issuedLabel(ref)
+                    )
                 }
                 guard let entry = walletEntry ?? book.entries[address] else { continue }
                 let context = AddressReducer.Context(

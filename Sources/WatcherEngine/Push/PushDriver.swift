@@ -232,7 +232,12 @@ struct PushDriver: Sendable {
             if stored == nil, ref.index <= walletState[ref.branch].checkedUpTo ?? -1 { state.summary = .empty(address) }
             var reducerContext = AddressReducer.Context(
                 chain: chain,
-                entry: wallet.entry(address: address, ref: ref, since: walletState.since),
+                entry: wallet.entry(
+                    address: address,
+                    ref: ref,
+                    since: walletState.since,
+                    issuedLabel: try commit.issuedLabel(ref)
+                ),
                 now: now
             )
             reducerContext.prices = try txn.prices()

@@ -95,8 +95,10 @@ public struct WalletBook: Sendable {
             )
         }
 
-        /// The address book entry of one of its addresses.
-        public func entry(address: String, ref: WalletAddressRef, since: Int?) -> AddressBook.Entry {
+        /// The address book entry of one of its addresses (`issuedLabel`: the label `wallets next` gave it).
+        public func entry(address: String, ref: WalletAddressRef, since: Int?, issuedLabel: String? = nil)
+            -> AddressBook.Entry
+        {
             var entry = AddressBook.Entry(
                 address: address,
                 label: label,
@@ -106,6 +108,7 @@ public struct WalletBook: Sendable {
                 from: from ?? since
             )
             entry.wallet = ref
+            entry.issuedLabel = issuedLabel
             return entry
         }
     }
@@ -133,12 +136,6 @@ public struct WalletBook: Sendable {
             )
         }
         return book
-    }
-
-    /// The entry of a wallet address's stored state, when its wallet is followed.
-    public func entry(for state: AddressState) -> AddressBook.Entry? {
-        guard let ref = state.wallet, let wallet = wallets[ref.wallet] else { return nil }
-        return wallet.entry(address: state.address, ref: ref, since: state.since)
     }
 }
 

@@ -35,6 +35,12 @@ package struct WalletCommit {
         self.derived = derived
     }
 
+    /// The label `wallets next --label` gave the address at `ref`, if it was handed out with one.
+    func issuedLabel(_ ref: WalletAddressRef) throws -> String? {
+        guard ref.branch == .receive else { return nil }
+        return try txn.issuedAddress(chain: chain, wallet: ref.wallet, index: ref.index)?.label
+    }
+
     /// The wallet's state in this transaction, `nil` when it has none yet (its driver has not prepared it).
     mutating func state(_ wallet: String) throws -> WalletState? {
         if let state = states[wallet] { return state }

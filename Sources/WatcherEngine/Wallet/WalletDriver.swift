@@ -154,7 +154,12 @@ struct WalletDriver: Sendable {
                 let stored = try txn.addressState(chain: chain, address: item.target.address)
                 var address = stored ?? AddressState(chain: chain, address: item.target.address)
                 address.wallet = item.target.ref
-                let entry = wallet.entry(address: item.target.address, ref: item.target.ref, since: before.since)
+                let entry = wallet.entry(
+                    address: item.target.address,
+                    ref: item.target.ref,
+                    since: before.since,
+                    issuedLabel: try wallets.issuedLabel(item.target.ref)
+                )
                 var reducerContext = AddressReducer.Context(
                     chain: chain,
                     entry: entry,

@@ -54,6 +54,16 @@ extension StoreTransaction {
         return try values(IssuedAddress.self, table, prefix: Array("\(chain)/\(wallet)/".utf8), limit: .max)
     }
 
+    /// The address handed out of `wallet` at receive index `index`, if it was.
+    public func issuedAddress(chain: String, wallet: String, index: Int) throws -> IssuedAddress? {
+        guard let table = tables.walletIssued else { return nil }
+        return try value(IssuedAddress.self, table, Self.issuedKey(chain: chain, wallet: wallet, index: index))
+    }
+
+    static func issuedKey(chain: String, wallet: String, index: Int) -> [UInt8] {
+        Array("\(chain)/\(wallet)/".utf8) + UInt32(clamping: index).bigEndianBytes
+    }
+
     static func decodeScriptRef(_ bytes: UnsafeRawBufferPointer) -> WalletAddressRef? {
         guard bytes.count > 5, let branch = WalletBranch(number: bytes[0]) else { return nil }
         let index = bytes[1..<5].reduce(0) { $0 << 8 | Int($1) }
@@ -83,7 +93,7 @@ extension StoreTransaction where Txn == WriteTransaction {
 
     /// Records an address handed out.
     public func putIssuedAddress(chain: String, _ issued: IssuedAddress) throws {
-        let key = Array("\(chain)/\(issued.wallet)/".utf8) + UInt32(clamping: issued.index).bigEndianBytes
+        let key = Self.issuedKey(chain: chain, wallet: issued.wallet, index: issued.index)
         try put(try table(tables.walletIssued), key, issued)
     }
 
