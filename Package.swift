@@ -52,6 +52,13 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
+        // libzmq (Debian's libzmq3-dev): bitcoind's ZMQ notifications, behind WatcherZMQ's ZMQSocket. No pkgConfig:
+        // Debian's libzmq.pc adds `-isystem` flags (Kerberos, PGM) that SwiftPM refuses with a warning, and zmq.h
+        // and libzmq.so are on the default paths.
+        .systemLibrary(
+            name: "CZMQ",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
@@ -73,6 +80,8 @@ let package = Package(
         library("WatcherStorage", ["CLMDB", "WatcherCore", .logging, .nioPosix, .serviceLifecycle, .asyncAlgorithms]),
         // The durable event log over the store: append with the state in one transaction, read from a cursor.
         library("WatcherEventLog", ["WatcherCore", "WatcherStorage"]),
+        // ZMQ as a hint: a SUB socket on its own thread (bitcoind's hashblock/sequence), and the simnet's PUB.
+        library("WatcherZMQ", ["CZMQ"]),
         library(
             "WatcherHTTP",
             [
@@ -321,6 +330,7 @@ let package = Package(
             "WatcherStorageTests",
             ["CLMDB", "WatcherCore", "WatcherStorage", "WatcherTestSupport", "watcher-test-helper"]
         ),
+        tests("WatcherZMQTests", ["WatcherZMQ", "WatcherTesting"]),
         tests(
             "WatcherEventLogTests",
             ["WatcherCore", "WatcherEventLog", "WatcherStorage", "WatcherTestSupport"]
