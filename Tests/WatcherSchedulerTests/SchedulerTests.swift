@@ -132,8 +132,8 @@ struct SchedulerTests {
         for (k, time) in times.enumerated() where k >= 10 {
             #expect(times[0].duration(to: time) >= .milliseconds(500) * (k - 9))
         }
-        // 60 requests with the safety margin (burst 9, then one per 0.5 s × 1.05 + 20 ms): the last at 51 × 545 ms.
-        #expect(times[0].duration(to: times[59]) == .milliseconds(545) * 51)
+        // 60 requests with the safety margin (burst 9, then one per 0.5 s × 1.02 + 10 ms): the last at 51 × 520 ms.
+        #expect(times[0].duration(to: times[59]) == .milliseconds(520) * 51)
     }
 }
 
