@@ -182,13 +182,16 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     /// Multiplicative decrease, once per refusal episode (requests already in flight when the first refusal came
     /// may be refused too, and say nothing new), to at least the interval the server showed: since the window
     /// started (when the server had a token) it accepted `accepted` tokens and has its next one at `resume`, so
-    /// its interval is at most `(resume - start) / accepted`, and that is the interval kept. Re-probing faster
-    /// than that would only draw the next refusal.
+    /// its interval is at most `(resume - start) / accepted`, and that is the interval kept, with the margin of a
+    /// configured limit (the network's jitter). Re-probing faster than that would only draw the next refusal.
     mutating func refused(pauseUntil resume: Instant, now: Instant) {
         let sameEpisode = bucket.pausedUntil.map { $0 > now } ?? false
         if !sameEpisode {
             if let window, window.accepted > 0, window.start < resume {
-                bucket.slowDown(by: 1.25, toAtLeast: window.start.duration(to: resume) / window.accepted)
+                bucket.slowDown(
+                    by: 1.25,
+                    toAtLeast: RateLimit.withSafetyMargin(window.start.duration(to: resume) / window.accepted)
+                )
             } else {
                 bucket.slowDown()
             }

@@ -165,14 +165,14 @@ extension Scheduler {
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
-    /// Logs the rate repeated 429s taught once it has held for 3 answers in a row (the learning steps are silent),
+    /// Logs the rate repeated 429s taught once it has held for 5 answers in a row (the learning steps are silent),
     /// and again only if it falls a fifth below what was logged (AIMD probes upwards and back all the time); and
     /// once when the configured rate is back.
     func noteLearnedRate(_ provider: String, _ lane: ProviderLane<C.Instant>) {
         let bucket = lane.bucket
         let rate = bucket.currentRequestsPerHour
         let last = loggedRate[provider]
-        if bucket.slowdown > 1, lane.successStreak == 3, rate < (last ?? .infinity) * 0.8 {
+        if bucket.slowdown > 1, lane.successStreak == 5, rate < (last ?? .infinity) * 0.8 {
             loggedRate[provider] = rate
             logger.warning(
                 "provider refuses requests below its configured rate; keeping to the rate it accepts",

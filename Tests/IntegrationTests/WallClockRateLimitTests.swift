@@ -107,7 +107,9 @@ struct WallClockRateLimitTests {
             let late = log.filter { $0.t >= start + 30 }
             let refused = late.filter { $0.status == 429 }.count
             let served = log.filter { $0.status == 200 }.count
+            let timeline = log.map { "\(String(format: "%.2f", $0.t - start)) \($0.status)" }
             print("stricter server: \(log.count) requests, \(served) served, \(refused) × 429 in the last 30 s")
+            print("stricter server timeline: \(timeline.joined(separator: ", "))")
             #expect(refused <= 2, "\(refused) × 429 in the last 30 s of the minute")
             // Converged, not starved: the server allows 1 + 60 / 7 = 9 in the minute.
             #expect(served >= 6, "only \(served) served of the server's 9")

@@ -19,7 +19,8 @@ struct LaneConvergenceTests {
 
     /// A server allowing one request per 7 s: the first burst is refused (the lane only slows by half, it knows
     /// nothing yet); after the pause one request is answered and the next, 0.75 s later, refused with
-    /// `Retry-After: 7`. The server's interval is then at most 7.75 s, and that is the interval the lane keeps.
+    /// `Retry-After: 7`. The server's interval is then at most 7.75 s, and that is the interval the lane keeps,
+    /// with the margin of a configured limit: 7.75 s × 1.02 + 10 ms = 7.915 s.
     @Test func keepsTheIntervalTheServerShowedAfterOneRefusal() {
         let clock = ManualClock()
         var lane = lane()
@@ -42,13 +43,13 @@ struct LaneConvergenceTests {
         clock.advance(by: .milliseconds(750))
         #expect(lane.poll(now: clock.now).actions == [.grant(6)])
         _ = lane.finish(.rateLimited, pauseUntil: clock.now.advanced(by: .seconds(7)), now: clock.now)
-        #expect(abs(lane.bucket.interval.seconds - 7.75) < 1e-9)
+        #expect(abs(lane.bucket.interval.seconds - 7.915) < 1e-9)
 
-        // After the pause: one request, then the next no sooner than 7.75 s later.
+        // After the pause: one request, then the next no sooner than 7.915 s later.
         clock.advance(by: .seconds(7))
         #expect(lane.poll(now: clock.now).actions == [.grant(7)])
         _ = lane.finish(.success, now: clock.now)
-        clock.advance(by: .milliseconds(7740))
+        clock.advance(by: .milliseconds(7905))
         #expect(lane.poll(now: clock.now).actions.isEmpty)
         clock.advance(by: .milliseconds(20))
         #expect(lane.poll(now: clock.now).actions == [.grant(8)])
@@ -131,8 +132,9 @@ struct LaneConvergenceTests {
         _ = lane.poll(now: clock.now)
         _ = lane.finish(.success, now: clock.now)
         _ = lane.finish(.rateLimited, pauseUntil: clock.now.advanced(by: .seconds(2)), now: clock.now)
-        // With the window from the first request it would be (3600 s + 2 s) / 2; from the second, 2 s / 1.
-        #expect(abs(lane.bucket.interval.seconds - 2) < 1e-9)
+        // With the window from the first request it would be (3600 s + 2 s) / 2; from the second, 2 s / 1 (and the
+        // margin: × 1.02 + 10 ms).
+        #expect(abs(lane.bucket.interval.seconds - 2.05) < 1e-9)
     }
 
     /// A 503 pauses the lane as a 429 does (one probe after the pause, a slower rate) and counts as a failure

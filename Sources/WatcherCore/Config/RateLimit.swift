@@ -32,8 +32,14 @@ public struct RateLimit: Sendable, Equatable, Hashable {
     public var withSafetyMargin: RateLimit {
         guard requests > 0 else { return self }
         let interval = per / requests
-        let safe = interval * 1.02 + .milliseconds(10)
+        let safe = Self.withSafetyMargin(interval)
         return RateLimit(requests: requests, per: safe * requests, burst: max(1, burst - 1), concurrency: concurrency)
+    }
+
+    /// An interval between requests made 2% + 10 ms longer: the margin of ``withSafetyMargin``, also kept on an
+    /// interval learned from a server's refusals.
+    public static func withSafetyMargin(_ interval: Duration) -> Duration {
+        interval * 1.02 + .milliseconds(10)
     }
 
     /// The compact text form used on command lines: `20/1m`.
