@@ -140,10 +140,11 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     /// Records that a granted request finished.
     /// - Parameters:
     ///   - outcome: how it ended.
-    ///   - pauseUntil: for `.rateLimited`, when the provider may be asked again (from `Retry-After` or backoff).
+    ///   - pauseUntil: for `.rateLimited` and `.overloaded`, when the provider may be asked again (from
+    ///     `Retry-After` or backoff).
     ///   - now: the time.
-    /// - Returns: a breaker transition to report, if any.
     ///   - cost: the tokens the request took (counted towards the server's rate when it was answered).
+    /// - Returns: a breaker transition to report, if any.
     public mutating func finish(
         _ outcome: RequestOutcome,
         pauseUntil: Instant? = nil,
@@ -180,10 +181,11 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     /// A 429 or 503: pause until `resume`, one request at a time after it, and a slower rate.
     ///
     /// Multiplicative decrease, once per refusal episode (requests already in flight when the first refusal came
-    /// may be refused too, and say nothing new), to at least the interval the server showed: since the window
-    /// started (when the server had a token) it accepted `accepted` tokens and has its next one at `resume`, so
-    /// its interval is at most `(resume - start) / accepted`, and that is the interval kept, with the margin of a
-    /// configured limit (the network's jitter). Re-probing faster than that would only draw the next refusal.
+    /// may be refused too, and say nothing new), to at least the interval the server showed: from the window's
+    /// start (when the server had a token) to `resume` (when it has its next) it accepted `accepted` tokens, so
+    /// asking no faster than `(resume - start) / accepted` keeps within what it just allowed. That interval is
+    /// kept, with the margin of a configured limit (the network's jitter). Re-probing faster than that would only
+    /// draw the next refusal.
     mutating func refused(pauseUntil resume: Instant, now: Instant) {
         let sameEpisode = bucket.pausedUntil.map { $0 > now } ?? false
         if !sameEpisode {
