@@ -54,6 +54,13 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     public private(set) var probing = false
     /// Answers since the last 429, towards the next additive increase of the rate.
     public private(set) var successStreak = 0
+    /// Answers in a row that win back ``TokenBucket/probeStep`` of the rate (slow additive probing).
+    public static var answersPerProbe: Int { 10 }
+    /// The window the server's rate is read from: it starts when a pause ends (the server had a token then) or
+    /// when work starts after an idle spell, and it counts the tokens the server accepted since.
+    public private(set) var window: (start: Instant, accepted: Int)?
+    /// Since when nothing has been waiting or running (the server's bucket may fill up and waste tokens then).
+    private var idleSince: Instant?
 
     /// Creates a lane.
     public init(limit: RateLimit, breaker: CircuitBreaker<Instant>, agingLimit: Duration = .seconds(30)) {
@@ -63,7 +70,13 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     }
 
     /// Queues a request.
-    public mutating func enqueue(_ ticket: Ticket) { queue.append(ticket) }
+    public mutating func enqueue(_ ticket: Ticket) {
+        // After an idle spell longer than an interval the server's bucket may have filled up and wasted tokens, so
+        // the requests since the window started say nothing about its rate: start a new window.
+        if let idle = idleSince, idle.advanced(by: bucket.interval) < ticket.enqueued { window = nil }
+        idleSince = nil
+        queue.append(ticket)
+    }
 
     /// Removes a request that was cancelled while waiting.
     public mutating func cancel(_ id: UInt64) { queue.removeAll { $0.id == id } }
@@ -87,6 +100,7 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
             let ticket = queue[index]
             guard breaker.allowRequest(now: now), bucket.acquire(now: now, cost: ticket.cost) == .granted else { break }
             inFlight += 1
+            if window == nil { window = (now, 0) }
             actions.append(.grant(queue.remove(at: index).id))
         }
         // Waiting on time (a token, a cool-down): wake then, or at a deadline that comes first. Waiting on the
@@ -126,39 +140,68 @@ public struct ProviderLane<Instant: InstantProtocol>: Sendable where Instant.Dur
     /// Records that a granted request finished.
     /// - Parameters:
     ///   - outcome: how it ended.
-    ///   - pauseUntil: for `.rateLimited`, when the provider may be asked again (from `Retry-After` or backoff).
+    ///   - pauseUntil: for `.rateLimited` and `.overloaded`, when the provider may be asked again (from
+    ///     `Retry-After` or backoff).
     ///   - now: the time.
+    ///   - cost: the tokens the request took (counted towards the server's rate when it was answered).
     /// - Returns: a breaker transition to report, if any.
-    public mutating func finish(_ outcome: RequestOutcome, pauseUntil: Instant? = nil, now: Instant)
-        -> CircuitBreaker<Instant>.Transition?
-    {
+    public mutating func finish(
+        _ outcome: RequestOutcome,
+        pauseUntil: Instant? = nil,
+        now: Instant,
+        cost: Int = 1
+    ) -> CircuitBreaker<Instant>.Transition? {
         inFlight = max(0, inFlight - 1)
-        if outcome != .rateLimited, outcome != .neutral { probing = false }
+        defer { if inFlight == 0, queue.isEmpty { idleSince = now } }
+        if outcome != .rateLimited, outcome != .overloaded, outcome != .neutral { probing = false }
         switch outcome {
         case .success:
             successStreak += 1
-            // Additive increase: a period's worth of answers without a refusal wins back a tenth of the rate.
-            if bucket.slowdown > 1, successStreak >= max(10, bucket.limit.requests) {
+            // An answer that comes during a pause was granted before it: it belongs to no window.
+            if let start = window?.start, start <= now { window?.accepted += max(1, cost) }
+            // Additive increase: ten answers in a row without a refusal win back a small step of the rate.
+            if bucket.slowdown > 1, successStreak >= Self.answersPerProbe {
                 bucket.speedUp()
                 successStreak = 0
             }
             return breaker.recordSuccess()
         case .failure:
             return breaker.recordFailure(now: now)
-        case .rateLimited:
-            // Multiplicative decrease, once per refusal episode: requests already in flight when the first 429
-            // came may be refused too, and say nothing new.
-            let sameEpisode = bucket.pausedUntil.map { $0 > now } ?? false
-            if !sameEpisode { bucket.slowDown() }
-            successStreak = 0
-            probing = true
-            bucket.pause(until: pauseUntil ?? now)
+        case .rateLimited, .overloaded:
+            refused(pauseUntil: pauseUntil ?? now, now: now)
+            if outcome == .overloaded { return breaker.recordFailure(now: now) }
             breaker.recordNeutral()
             return nil
         case .neutral:
             breaker.recordNeutral()
             return nil
         }
+    }
+
+    /// A 429 or 503: pause until `resume`, one request at a time after it, and a slower rate.
+    ///
+    /// Multiplicative decrease, once per refusal episode (requests already in flight when the first refusal came
+    /// may be refused too, and say nothing new), to at least the interval the server showed: from the window's
+    /// start (when the server had a token) to `resume` (when it has its next) it accepted `accepted` tokens, so
+    /// asking no faster than `(resume - start) / accepted` keeps within what it just allowed. That interval is
+    /// kept, with the margin of a configured limit (the network's jitter). Re-probing faster than that would only
+    /// draw the next refusal.
+    mutating func refused(pauseUntil resume: Instant, now: Instant) {
+        let sameEpisode = bucket.pausedUntil.map { $0 > now } ?? false
+        if !sameEpisode {
+            if let window, window.accepted > 0, window.start < resume {
+                bucket.slowDown(
+                    by: 1.25,
+                    toAtLeast: RateLimit.withSafetyMargin(window.start.duration(to: resume) / window.accepted)
+                )
+            } else {
+                bucket.slowDown()
+            }
+            window = (resume, 0)
+        }
+        successStreak = 0
+        probing = true
+        bucket.pause(until: resume)
     }
 
     /// Pauses the bucket (a 429 whose retry time was computed by the caller).
@@ -173,6 +216,9 @@ public enum RequestOutcome: Sendable, Equatable {
     case failure
     /// 429: the bucket pauses; the provider is not unhealthy.
     case rateLimited
+    /// 503 (a node's "Work queue depth exceeded", an overloaded or down server): the bucket pauses as for a 429,
+    /// and it counts as a failure towards the breaker, so a server that only answers 503 is still failed over.
+    case overloaded
     /// Cancelled: says nothing about health.
     case neutral
 }

@@ -8,8 +8,11 @@ extension Scheduler {
     /// - A provider is skipped while its breaker is open, while it reports it is out of sync, or when its budget
     ///   cannot start the request before the deadline, as long as a later provider can. Work returns to the first
     ///   provider as soon as it is usable again.
-    /// - 429: the provider's bucket pauses until `Retry-After` (or a backoff), and the job tries again.
-    /// - 5xx, timeouts, invalid responses: retried with backoff, up to `maxAttempts`.
+    /// - 429: the provider's bucket pauses until `Retry-After` (or a backoff), learns a slower rate, and the job
+    ///   tries again.
+    /// - 503 (an overloaded node's "Work queue depth exceeded", or any 503): the same pause and slower rate as a
+    ///   429, with a backoff for the pause; it also counts as a failure, towards `maxAttempts` and the breaker.
+    /// - Other 5xx, timeouts, invalid responses: retried with backoff, up to `maxAttempts`.
     /// - "Not found" and "bad request" answers are returned at once.
     /// - Parameters:
     ///   - providers: provider ids in failover order.
@@ -34,8 +37,9 @@ extension Scheduler {
             }
             noteFailover(primary: providers.first ?? provider, using: provider)
             let queued = clock.now
+            let tokens = cost(provider)
             do {
-                try await acquire(provider, priority: priority, deadline: deadline, cost: cost(provider))
+                try await acquire(provider, priority: priority, deadline: deadline, cost: tokens)
                 metrics.rateLimiterWait(provider, queued.duration(to: clock.now))
                 publish(provider)
             } catch is DeadlineExceeded {
@@ -43,7 +47,7 @@ extension Scheduler {
             }
             do {
                 let result = try await operation(provider)
-                finish(provider, .success)
+                finish(provider, .success, cost: tokens)
                 record(provider, "ok", reachable: true)
                 return result
             } catch let error as ProviderError {
@@ -53,6 +57,14 @@ extension Scheduler {
                     record(provider, "rate_limited", reachable: true)
                     let wait = retryAfter ?? policy.backoff.delay(attempt: failures, using: &random)
                     finish(provider, .rateLimited, pauseUntil: clock.now.advanced(by: wait))
+                case .unavailable(_, 503?, _):
+                    // Overloaded: the limiter backs off as for a 429 (the pause replaces the sleep), and the
+                    // attempt counts as a failure.
+                    record(provider, Self.status(of: error), reachable: false, reason: error.description)
+                    let wait = policy.backoff.delay(attempt: failures, using: &random)
+                    failures += 1
+                    finish(provider, .overloaded, pauseUntil: clock.now.advanced(by: wait))
+                    guard failures < policy.maxAttempts else { throw error }
                 case .notFound, .badRequest, .unsupported:
                     finish(provider, .success)
                     record(provider, "rejected", reachable: true)
@@ -153,14 +165,14 @@ extension Scheduler {
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
-    /// Logs the rate repeated 429s taught once it has held for 3 answers in a row (the learning steps are silent),
+    /// Logs the rate repeated 429s taught once it has held for 5 answers in a row (the learning steps are silent),
     /// and again only if it falls a fifth below what was logged (AIMD probes upwards and back all the time); and
     /// once when the configured rate is back.
     func noteLearnedRate(_ provider: String, _ lane: ProviderLane<C.Instant>) {
         let bucket = lane.bucket
         let rate = bucket.currentRequestsPerHour
         let last = loggedRate[provider]
-        if bucket.slowdown > 1, lane.successStreak == 3, rate < (last ?? .infinity) * 0.8 {
+        if bucket.slowdown > 1, lane.successStreak == 5, rate < (last ?? .infinity) * 0.8 {
             loggedRate[provider] = rate
             logger.warning(
                 "provider refuses requests below its configured rate; keeping to the rate it accepts",
@@ -195,9 +207,9 @@ extension Scheduler {
         metrics.circuitState(provider, state)
     }
 
-    func finish(_ provider: String, _ outcome: RequestOutcome, pauseUntil: C.Instant? = nil) {
+    func finish(_ provider: String, _ outcome: RequestOutcome, pauseUntil: C.Instant? = nil, cost: Int = 1) {
         guard var lane = lanes[provider] else { return }
-        let transition = lane.finish(outcome, pauseUntil: pauseUntil, now: clock.now)
+        let transition = lane.finish(outcome, pauseUntil: pauseUntil, now: clock.now, cost: cost)
         lanes[provider] = lane
         noteLearnedRate(provider, lane)
         publish(provider)

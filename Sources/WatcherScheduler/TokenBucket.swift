@@ -20,8 +20,11 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
     public private(set) var interval: Duration
     /// How much slower than configured the bucket runs (1 = as configured), learned from 429s (AIMD).
     public private(set) var slowdown: Double = 1
+    /// The rate one ``speedUp()`` wins back, as a fraction of the configured rate: a twentieth of the rate the
+    /// last ``slowDown(by:toAtLeast:)`` left, so probing upwards takes small steps at any learned rate.
+    public private(set) var probeStep: Double = 0.05
     /// The most the bucket slows down.
-    public static var maximumSlowdown: Double { 16 }
+    public static var maximumSlowdown: Double { 64 }
     /// The theoretical arrival time of the next request.
     private var tat: Instant?
     /// No grants before this instant (Retry-After).
@@ -39,14 +42,19 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
         interval > .zero ? 3600 / interval.seconds : .infinity
     }
 
-    /// Multiplicative decrease: the server refused a request the bucket allowed, so its real limit is lower.
-    public mutating func slowDown(by factor: Double = 1.5) {
-        setSlowdown(min(Self.maximumSlowdown, slowdown * factor))
+    /// Multiplicative decrease: the server refused a request the bucket allowed, so its real limit is lower. The
+    /// interval grows by `factor`, and at least to `floor` when the refusals show the server's interval (see
+    /// ``ProviderLane``), so a server far stricter than configured is learned in one step, not in many pauses.
+    public mutating func slowDown(by factor: Double = 1.5, toAtLeast floor: Duration? = nil) {
+        var target = slowdown * factor
+        if let floor, baseInterval > .zero { target = max(target, floor / baseInterval) }
+        setSlowdown(min(Self.maximumSlowdown, target))
+        probeStep = 1 / slowdown / 20
     }
 
-    /// Additive increase: one tenth of the configured rate back, up to the configured rate.
+    /// Additive increase: ``probeStep`` of the configured rate back, up to the configured rate.
     public mutating func speedUp() {
-        setSlowdown(max(1, 1 / (1 / slowdown + 0.1)))
+        setSlowdown(max(1, 1 / (1 / slowdown + probeStep)))
     }
 
     private mutating func setSlowdown(_ value: Double) {

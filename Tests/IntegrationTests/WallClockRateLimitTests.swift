@@ -37,7 +37,9 @@ struct WallClockRateLimitTests {
                         var index = worker
                         while ContinuousClock.now < end {
                             let address = addresses[index % addresses.count]
-                            _ = try? await scheduler.perform(on: ["bb"], priority: .refresh, budget: .seconds(5)) {
+                            // No grant after the end: the server's budget is counted over exactly `seconds`.
+                            let budget = min(.seconds(5), ContinuousClock.now.duration(to: end))
+                            _ = try? await scheduler.perform(on: ["bb"], priority: .refresh, budget: budget) {
                                 _ in try await blockbook.address(address)
                             }
                             index += 8
@@ -88,6 +90,46 @@ struct WallClockRateLimitTests {
             #expect(lastTen.filter { $0.status == 429 }.count <= 2, "still refused in the last 10 s")
             let learned = logger.all.filter { $0.hasPrefix("provider refuses requests below its configured rate") }
             #expect(learned.count == 1, "\(learned.joined(separator: "\n"))")
+        }
+    }
+
+    /// Issue 23: a Blockbook far stricter than configured (1 request per 7 s against 10 per 5 s). Within the first
+    /// half of a minute the limiter learns the server's rate from its refusals and re-probes no sooner than that;
+    /// in the second half the simnet's own limiter refuses at most 2 requests.
+    @Test func convergesOnAServerFarStricterThanConfigured() async throws {
+        let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
+        try await Harness.with(Self.configuration) { harness in
+            await harness.simnet.setRateLimit(family: .blockbook, RateLimit(requests: 1, per: .seconds(7), burst: 1))
+            await harness.simnet.resetStats()
+            try await Self.hammer(harness, limit: limit, seconds: 60)
+            let log = await harness.simnet.stats().log.filter { $0.family == .blockbook }
+            let start = try #require(log.first?.t)
+            let late = log.filter { $0.t >= start + 30 }
+            let refused = late.filter { $0.status == 429 }.count
+            let served = log.filter { $0.status == 200 }.count
+            let timeline = log.map { "\(String(format: "%.2f", $0.t - start)) \($0.status)" }
+            print("stricter server: \(log.count) requests, \(served) served, \(refused) × 429 in the last 30 s")
+            print("stricter server timeline: \(timeline.joined(separator: ", "))")
+            #expect(refused <= 2, "\(refused) × 429 in the last 30 s of the minute")
+            // Converged, not starved: the server allows 1 + 60 / 7 = 9 in the minute.
+            #expect(served >= 6, "only \(served) served of the server's 9")
+        }
+    }
+
+    /// Issue 23: with the limit configured right (10 per 5 s on both sides) a minute of saturating demand uses at
+    /// least 90% of the server's budget (10 + 60 s × 2/s = 130) and draws no 429.
+    @Test func usesNinetyPercentOfACorrectBudgetForAMinute() async throws {
+        let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
+        try await Harness.with(Self.configuration) { harness in
+            await harness.simnet.setRateLimit(family: .blockbook, limit)
+            await harness.simnet.resetStats()
+            try await Self.hammer(harness, limit: limit, seconds: 60)
+            let stats = await harness.simnet.stats().families[.blockbook]
+            let refused = stats?.rateLimited ?? 0
+            let served = (stats?.requests ?? 0) - refused
+            print("correct limit: \(served) of 130 served (\(served * 1000 / 130)‰), \(refused) × 429")
+            #expect(refused == 0, "\(refused) × 429 drawn on the wall clock")
+            #expect(served * 10 >= 130 * 9, "only \(served) of the server's 130 used")
         }
     }
 }

@@ -32,8 +32,8 @@ struct BudgetPlanTests {
         )
         let plan = BudgetPlan(config: config)
         let line = try #require(plan.lines.first)
-        // 20 a minute, kept with the safety margin: 3 s × 1.05 + 20 ms between requests.
-        #expect(Int(line.budgetPerHour.rounded()) == 1136)
+        // 20 a minute, kept with the safety margin: 3 s × 1.02 + 10 ms between requests.
+        #expect(Int(line.budgetPerHour.rounded()) == 1173)
         // 200 addresses each minute and after each of ~6 new blocks an hour: 200 × 66.
         #expect(line.demands.first { $0.watch == "watch many" }?.requestsPerHour == 13_200)
         // Blockbook's tip costs 2 requests (status, then block index): 120 probes an hour, plus ~6 new headers.

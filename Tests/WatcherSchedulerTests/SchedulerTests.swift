@@ -41,6 +41,33 @@ struct SchedulerTests {
         #expect(recorded[0].duration(to: recorded[1]) >= .seconds(7))
     }
 
+    /// A node's "Work queue depth exceeded" (503) goes through the limiter as a 429 does: the job tries again after
+    /// the pause, and the provider's rate slows for every job after it.
+    @Test func a503SlowsTheProviderAsA429Does() async throws {
+        let calls = Locked<[ManualClock.Instant]>([])
+        try await withScheduler(["node": RateLimit(requests: 10, per: .seconds(1), burst: 1)]) { scheduler, clock in
+            for job in 0..<6 {
+                let value = try await scheduler.perform(on: ["node"], priority: .refresh, budget: .seconds(60)) { id in
+                    let count = calls.withLock { calls -> Int in
+                        calls.append(clock.now)
+                        return calls.count
+                    }
+                    if count == 1 {
+                        throw ProviderError.unavailable(provider: id, status: 503, detail: "Work queue depth exceeded")
+                    }
+                    return job
+                }
+                #expect(value == job)
+            }
+        }
+        let times = calls.withLock { $0 }
+        #expect(times.count == 7)
+        // Configured, with the margin: one per 112 ms. After the 503 the lane runs 1.5 times slower: 168 ms.
+        for (earlier, later) in zip(times.dropFirst(), times.dropFirst(2)) {
+            #expect(earlier.duration(to: later) >= .milliseconds(167), "\(earlier.duration(to: later))")
+        }
+    }
+
     @Test func failsOverOnceAndReturnsToThePrimary() async throws {
         let lines = LogLines()
         let policy = SchedulerPolicy(maxAttempts: 10, breakerThreshold: 3, breakerCoolDown: .seconds(30))
@@ -132,8 +159,8 @@ struct SchedulerTests {
         for (k, time) in times.enumerated() where k >= 10 {
             #expect(times[0].duration(to: time) >= .milliseconds(500) * (k - 9))
         }
-        // 60 requests with the safety margin (burst 9, then one per 0.5 s × 1.05 + 20 ms): the last at 51 × 545 ms.
-        #expect(times[0].duration(to: times[59]) == .milliseconds(545) * 51)
+        // 60 requests with the safety margin (burst 9, then one per 0.5 s × 1.02 + 10 ms): the last at 51 × 520 ms.
+        #expect(times[0].duration(to: times[59]) == .milliseconds(520) * 51)
     }
 }
 

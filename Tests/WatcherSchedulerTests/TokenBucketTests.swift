@@ -58,15 +58,32 @@ struct TokenBucketTests {
         bucket.slowDown()
         #expect(bucket.interval == .milliseconds(2250))
         #expect(Int(bucket.currentRequestsPerHour.rounded()) == 1600)
-        for _ in 0..<20 { bucket.speedUp() }
+        // Each step wins back a twentieth of the rate the last decrease left (1/2.25 of the configured rate).
+        bucket.speedUp()
+        #expect(abs(1 / bucket.slowdown - 1.05 / 2.25) < 1e-9)
+        for _ in 0..<23 { bucket.speedUp() }
+        #expect(bucket.slowdown > 1, "25 steps of a twentieth to climb from 4/9 to the configured rate")
+        bucket.speedUp()
         #expect(bucket.slowdown == 1 && bucket.interval == .seconds(1))
         for _ in 0..<20 { bucket.slowDown() }
         #expect(bucket.slowdown == Bucket.maximumSlowdown)
     }
 
+    @Test func slowsDownAtLeastToTheIntervalTheServerShowed() {
+        var bucket = Bucket(limit: RateLimit(requests: 10, per: .seconds(5)))
+        bucket.slowDown(by: 1.25, toAtLeast: .milliseconds(7750))
+        #expect(abs(bucket.interval.seconds - 7.75) < 1e-9)
+        // A floor below the multiplicative step changes nothing: the step still applies.
+        bucket.slowDown(by: 1.25, toAtLeast: .seconds(1))
+        #expect(abs(bucket.interval.seconds - 7.75 * 1.25) < 1e-9)
+        // Never slower than the maximum slowdown.
+        bucket.slowDown(by: 1.25, toAtLeast: .seconds(3600))
+        #expect(bucket.slowdown == Bucket.maximumSlowdown)
+    }
+
     @Test func theSafetyMarginKeepsBelowTheServersCount() {
         let safe = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4).withSafetyMargin
-        #expect(safe.per / safe.requests == .milliseconds(545))
+        #expect(safe.per / safe.requests == .milliseconds(520))
         #expect(safe.burst == 9 && safe.concurrency == 4)
         #expect(RateLimit(requests: 0, per: .seconds(1)).withSafetyMargin.requests == 0)
     }
