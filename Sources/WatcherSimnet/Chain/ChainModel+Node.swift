@@ -15,7 +15,11 @@ extension ChainModel {
     func record(hash: String) -> BlockRecord? {
         let key = hash.lowercased()
         if let block = block(hash: key) {
-            return BlockRecord(block: block, transactions: block.txids.compactMap { transactions[$0] }, onMainChain: true)
+            return BlockRecord(
+                block: block,
+                transactions: block.txids.compactMap { transactions[$0] },
+                onMainChain: true
+            )
         }
         return staleBlocks[key].map { BlockRecord(block: $0.block, transactions: $0.transactions, onMainChain: false) }
     }

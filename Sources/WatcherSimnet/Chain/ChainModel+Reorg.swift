@@ -106,7 +106,10 @@ extension ChainModel {
         var coinbases: [String] = []
         var returned: [(txid: String, slot: Int)] = []
         for (slot, block) in old.enumerated().reversed() {
-            staleBlocks[block.hash] = StaleBlock(block: block, transactions: block.txids.compactMap { transactions[$0] })
+            staleBlocks[block.hash] = StaleBlock(
+                block: block,
+                transactions: block.txids.compactMap { transactions[$0] }
+            )
             for txid in block.txids.reversed() { unconfirm(txid) }
             blocks.removeLast()
             heightByHash[block.hash] = nil

@@ -83,7 +83,9 @@ struct TxSerializer: Sendable {
         return Transaction(
             version: version,
             inputs: rawInputs,
-            outputs: outputs.map { TransactionOutput(value: $0.value, scriptPubKey: outputScript($0, resolve: resolve)) },
+            outputs: outputs.map {
+                TransactionOutput(value: $0.value, scriptPubKey: outputScript($0, resolve: resolve))
+            },
             lockTime: lockTime
         )
     }
@@ -108,7 +110,9 @@ struct TxSerializer: Sendable {
                     witness: witness ? [[UInt8](repeating: 0, count: 32)] : []
                 )
             ],
-            outputs: outputs.map { TransactionOutput(value: $0.value, scriptPubKey: outputScript($0, resolve: resolve)) },
+            outputs: outputs.map {
+                TransactionOutput(value: $0.value, scriptPubKey: outputScript($0, resolve: resolve))
+            },
             lockTime: 0
         )
     }

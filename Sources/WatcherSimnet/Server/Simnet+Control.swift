@@ -76,6 +76,20 @@ extension Simnet {
         engine.setFaults(faults, for: family)
     }
 
+    /// The Bitcoin Core face's switches (`GET /control/bitcoind`).
+    public func nodeSettings() async -> NodeSettings {
+        engine.nodeSettings()
+    }
+
+    /// Sets the Bitcoin Core face's switches (`POST /control/bitcoind`): warm-up (-28), a full work queue (503),
+    /// forbidden methods (403).
+    public func setNodeSettings(_ settings: NodeSettings) async {
+        engine.setNodeSettings(settings)
+    }
+
+    /// The password of the cookie user `__cookie__` (what ``SimnetConfiguration/cookieFile`` holds).
+    public var rpcCookie: String { engine.credentials.cookie }
+
     /// Request counters and the recent request log (`GET /control/stats`).
     public func stats() async -> SimnetStats {
         engine.stats()

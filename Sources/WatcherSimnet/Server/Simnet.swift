@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -114,6 +115,17 @@ public final class Simnet: Service {
         }
         let serviceGroup = ServiceGroup(configuration: .init(services: services, logger: configuration.logger))
         group.withLock { $0 = serviceGroup }
+        if let path = configuration.cookieFile {
+            do {
+                try Data("__cookie__:\(engine.credentials.cookie)".utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                didStop("cannot write the cookie file \(path): \(error)")
+                throw error
+            }
+        }
+        defer {
+            if let path = configuration.cookieFile { try? FileManager.default.removeItem(atPath: path) }
+        }
         do {
             try await serviceGroup.run()
             didStop("the server finished")
