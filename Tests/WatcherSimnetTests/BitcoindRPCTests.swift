@@ -41,6 +41,39 @@ struct BitcoindRPCTests {
         #expect(!FileManager.default.fileExists(atPath: cookiePath), "the cookie is removed at shutdown")
     }
 
+    @Test func cookieRotatesLikeARestartAndInitialBlockDownloadShows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simnet-cookie-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = Self.configuration
+        configuration.cookieFile = directory.appendingPathComponent(".cookie").path
+        let path = try #require(configuration.cookieFile)
+        try await Simnet.with(configuration) { simnet in
+            func auth() throws -> String {
+                let parts = try String(contentsOfFile: path, encoding: .utf8).split(separator: ":", maxSplits: 1)
+                return NodeHarness.basic(String(parts[0]), String(parts[1]))
+            }
+            let body = #"{"id":1,"method":"getblockchaininfo"}"#
+            let old = try auth()
+            #expect(try await NodeHarness.post(simnet, body, authorization: old).status == 200)
+            let set = try await SimnetHarness.post(
+                simnet,
+                "/control/bitcoind",
+                json: #"{"rotateCookie":true,"initialBlockDownload":true}"#
+            )
+            #expect(try set.status == 200 && set.json()["initialBlockDownload"] == .bool(true))
+            let new = try auth()
+            #expect(new != old)
+            #expect(try await NodeHarness.post(simnet, body, authorization: old).status == 401)
+            let answer = try await NodeHarness.post(simnet, body, authorization: new)
+            let info = try #require(try answer.json()["result"])
+            #expect(info["initialblockdownload"] == .bool(true))
+            #expect((info["headers"]?.int ?? 0) > (info["blocks"]?.int ?? 0))
+            await simnet.setNodeSettings(NodeSettings())
+            #expect(try await NodeHarness.result(simnet, "getblockchaininfo")["initialblockdownload"] == .bool(false))
+        }
+    }
+
     @Test func legacyAndVersion2EnvelopesAndBatches() async throws {
         try await Simnet.with(Self.configuration) { simnet in
             let tip = await simnet.tip()

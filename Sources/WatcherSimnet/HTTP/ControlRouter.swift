@@ -20,6 +20,8 @@ struct ControlRouter: Sendable {
         var warmupMessage: String?
         var workQueueFull: Bool?
         var forbidden: [String]?
+        var initialBlockDownload: Bool?
+        var rotateCookie: Bool?
     }
     private struct RateLimitRequest: Decodable {
         var family: String
@@ -54,7 +56,7 @@ struct ControlRouter: Sendable {
                 return .json(.object([]))
             case ("GET", "/control/addresses"): return addresses()
             case ("GET", "/control/tip"): return .json(Self.ref(engine.snapshot().chain.tip))
-            case ("GET", "/control/bitcoind"): return .json(Self.node(engine.nodeSettings()))
+            case ("GET", "/control/bitcoind"): return .json(Self.node(engine.node.currentSettings))
             case ("POST", "/control/bitcoind"): return try node(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
                 (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
@@ -204,7 +206,7 @@ struct ControlRouter: Sendable {
     /// Changes only the switches the body names.
     private func node(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(NodeRequest.self, body)
-        var settings = engine.nodeSettings()
+        var settings = engine.node.currentSettings
         if let warmup = request.warmup { settings.warmup = warmup }
         if let message = request.warmupMessage {
             guard !message.isEmpty else { throw BadRequest(message: "warmupMessage must not be empty") }
@@ -212,7 +214,15 @@ struct ControlRouter: Sendable {
         }
         if let full = request.workQueueFull { settings.workQueueFull = full }
         if let forbidden = request.forbidden { settings.forbiddenMethods = Set(forbidden) }
-        engine.setNodeSettings(settings)
+        if let ibd = request.initialBlockDownload { settings.initialBlockDownload = ibd }
+        engine.node.set(settings)
+        if request.rotateCookie == true {
+            do {
+                try engine.node.rotateCookie()
+            } catch {
+                throw BadRequest(message: "cannot write the cookie file: \(error)")
+            }
+        }
         return .json(Self.node(settings))
     }
 
@@ -222,6 +232,7 @@ struct ControlRouter: Sendable {
             .init("warmupMessage", .string(settings.warmupMessage)),
             .init("workQueueFull", .bool(settings.workQueueFull)),
             .init("forbidden", .array(settings.forbiddenMethods.sorted().map { .string($0) })),
+            .init("initialBlockDownload", .bool(settings.initialBlockDownload)),
         ])
     }
 

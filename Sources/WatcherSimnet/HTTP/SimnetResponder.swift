@@ -48,9 +48,11 @@ struct SimnetResponder: HTTPResponder {
     /// request is counted per JSON-RPC method or REST resource and answered from the snapshot.
     private func respondAsNode(to request: Request, path: String, query: [String: Substring]) async throws -> Response {
         var request = request
-        let body = try await request.collectBody(upTo: 32 << 20)
+        guard let body = try? await request.collectBody(upTo: 32 << 20) else {
+            return Self.response(.text("request body over 32 MiB", status: 413))
+        }
         let bytes = Array(body.readableBytesView)
-        let settings = engine.nodeSettings()
+        let settings = engine.node.currentSettings
         let isRPC = path == "/"
         let endpoints = isRPC ? NodeJSONRPC.endpoints(bytes) : [NodeREST.endpoint(path)]
         if settings.workQueueFull {
@@ -61,11 +63,15 @@ struct SimnetResponder: HTTPResponder {
         let admission = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
         let method = request.method.rawValue
         let authorization = request.headers[.authorization]
-        let (credentials, txindex) = (engine.credentials, engine.txindex)
+        let (credentials, txindex) = (engine.node.credentials, engine.node.txindex)
         return try await deliver(admission, family: .bitcoind, path: path) { world, _ in
             if isRPC {
                 return NodeJSONRPC(
-                    rpc: NodeRPC(chain: world.chain, txindex: txindex),
+                    rpc: NodeRPC(
+                        chain: world.chain,
+                        txindex: txindex,
+                        syncing: settings.initialBlockDownload
+                    ),
                     settings: settings,
                     credentials: credentials
                 ).reply(httpMethod: method, authorization: authorization, body: bytes)

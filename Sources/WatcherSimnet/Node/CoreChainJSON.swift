@@ -14,20 +14,21 @@ struct CoreChainJSON: Sendable {
     /// Bytes the simnet claims on disk, growing with the chain.
     private var sizeOnDisk: Int { 681_584_532 + chain.blocks.reduce(0) { $0 + $1.size } }
 
-    func blockchainInfo() -> JSONValue {
+    /// `getblockchaininfo`; `syncing` reports initial block download (headers ahead of blocks).
+    func blockchainInfo(syncing: Bool = false) -> JSONValue {
         let tip = chain.tip
         return .object([
             .init("chain", .string("main")),
             .init("blocks", .integer(tip.height)),
-            .init("headers", .integer(tip.height)),
+            .init("headers", .integer(tip.height + (syncing ? 144 : 0))),
             .init("bestblockhash", .string(tip.hash)),
             .init("bits", .string(tip.bits)),
             .init("target", .string(Self.targetHex)),
             .init("difficulty", .number(tip.difficulty)),
             .init("time", .integer(tip.time)),
             .init("mediantime", .integer(chain.medianTime(of: tip))),
-            .init("verificationprogress", .number("1")),
-            .init("initialblockdownload", .bool(false)),
+            .init("verificationprogress", .number(syncing ? "0.9987" : "1")),
+            .init("initialblockdownload", .bool(syncing)),
             .init("chainwork", .string(chain.chainwork(atHeight: tip.height))),
             .init("size_on_disk", .integer(sizeOnDisk)),
             .init("pruned", .bool(false)),

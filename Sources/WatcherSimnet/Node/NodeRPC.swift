@@ -9,13 +9,15 @@ import WatcherJSON
 struct NodeRPC: Sendable {
     let chain: ChainModel
     let txindex: Bool
+    /// Report initial block download in `getblockchaininfo`.
+    var syncing = false
 
     private var blocks: CoreChainJSON { CoreChainJSON(chain: chain) }
 
     func call(_ method: String, _ params: JSONValue?) throws(RPCError) -> JSONValue {
         let p = try RPCParams(method: method, params: params)
         switch method {
-        case "getblockchaininfo": return blocks.blockchainInfo()
+        case "getblockchaininfo": return blocks.blockchainInfo(syncing: syncing)
         case "getnetworkinfo": return blocks.networkInfo()
         case "getblockcount": return .integer(chain.tip.height)
         case "getbestblockhash": return .string(chain.tip.hash)

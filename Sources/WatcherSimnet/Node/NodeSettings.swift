@@ -11,18 +11,23 @@ public struct NodeSettings: Sendable, Hashable {
     public var workQueueFull: Bool
     /// Methods answered HTTP 403 with an empty body (a batch with any of them is refused whole).
     public var forbiddenMethods: Set<String>
+    /// While on, the node says it is in initial block download: `initialblockdownload: true`, `headers` 144 above
+    /// `blocks` and a `verificationprogress` below 1 (the blocks it serves are still the simnet's chain).
+    public var initialBlockDownload: Bool
 
     /// Creates the switches; by default a synced node serving everything.
     public init(
         warmup: Bool = false,
         warmupMessage: String = "Loading block index…",
         workQueueFull: Bool = false,
-        forbiddenMethods: Set<String> = []
+        forbiddenMethods: Set<String> = [],
+        initialBlockDownload: Bool = false
     ) {
         self.warmup = warmup
         self.warmupMessage = warmupMessage
         self.workQueueFull = workQueueFull
         self.forbiddenMethods = forbiddenMethods
+        self.initialBlockDownload = initialBlockDownload
     }
 }
 

@@ -115,17 +115,13 @@ public final class Simnet: Service {
         }
         let serviceGroup = ServiceGroup(configuration: .init(services: services, logger: configuration.logger))
         group.withLock { $0 = serviceGroup }
-        if let path = configuration.cookieFile {
-            do {
-                try Data("__cookie__:\(engine.credentials.cookie)".utf8).write(to: URL(fileURLWithPath: path))
-            } catch {
-                didStop("cannot write the cookie file \(path): \(error)")
-                throw error
-            }
+        do {
+            try engine.node.writeCookie()
+        } catch {
+            didStop("cannot write the cookie file \(configuration.cookieFile ?? ""): \(error)")
+            throw error
         }
-        defer {
-            if let path = configuration.cookieFile { try? FileManager.default.removeItem(atPath: path) }
-        }
+        defer { engine.node.removeCookie() }
         do {
             try await serviceGroup.run()
             didStop("the server finished")

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
 
@@ -18,21 +17,12 @@ final class SimnetEngine: Sendable {
     let hub: PushHub
     private let world: Mutex<World>
     private let traffic: Mutex<TrafficPolicy>
-    private let node = Mutex(NodeSettings())
-    /// Who may call the JSON-RPC face.
-    let credentials: NodeCredentials
-    /// Whether `getrawtransaction` finds confirmed transactions without a block hash.
-    let txindex: Bool
+    /// The Bitcoin Core face's switches and credentials.
+    let node: NodeState
 
     init(configuration: SimnetConfiguration) {
         clock = configuration.clock
-        var system = SystemRandomNumberGenerator()
-        credentials = NodeCredentials(
-            user: configuration.rpcUser,
-            password: configuration.rpcPassword,
-            cookie: Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &system) })
-        )
-        txindex = configuration.txindex
+        node = NodeState(configuration: configuration)
         hub = PushHub(limits: configuration.websocketLimits, clock: configuration.clock)
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
         prices.updatedAt = configuration.clock.unixSeconds
@@ -102,14 +92,6 @@ final class SimnetEngine: Sendable {
     func admit(family: ProviderFamily, path: String, endpoints: [String]? = nil) -> TrafficPolicy.Admission {
         let now = clock.unixSeconds
         return traffic.withLock { $0.admit(family: family, path: path, endpoints: endpoints, now: now) }
-    }
-
-    func nodeSettings() -> NodeSettings {
-        node.withLock { $0 }
-    }
-
-    func setNodeSettings(_ settings: NodeSettings) {
-        node.withLock { $0 = settings }
     }
 
     func log(family: ProviderFamily, path: String, status: Int, fault: FaultConfiguration.Kind?) {
