@@ -6,8 +6,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// A deterministic simulated Bitcoin network served over real HTTP (Hummingbird 2): Blockbook,
-/// blockchain.info-style, CoinDesk and Coinbase endpoints at the root, plus a JSON control API
-/// under `/control/`.
+/// blockchain.info-style, CoinDesk and Coinbase endpoints at the root, a Bitcoin Core node (JSON-RPC at
+/// `POST /`, REST under `/rest/`) over the same chain of real blocks, plus a JSON control API under `/control/`.
 ///
 /// ## Example
 /// ```swift
