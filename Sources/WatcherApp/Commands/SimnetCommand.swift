@@ -46,7 +46,7 @@ struct SimnetCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("rpc-auth"),
-        help: "The Bitcoin Core face's JSON-RPC credentials as user:password (default watcher:watcher)."
+        help: "The Bitcoin Core face's JSON-RPC credentials as user:password."
     )
     var rpcAuth = "watcher:watcher"
 
@@ -145,6 +145,9 @@ struct SimnetCommand: AsyncParsableCommand {
         for truth in await simnet.addresses() where shown.insert(truth.kind).inserted {
             lines.append("  \(truth.address)  \(truth.kind.rawValue)  balance \(truth.confirmedBalanceSat) sat")
         }
+        let node = simnet.configuration
+        let cookie = node.cookieFile.map { ", cookie \($0)" } ?? ""
+        lines.append("bitcoind JSON-RPC: POST \(base)/ as \(node.rpcUser)\(cookie); REST under \(base)/rest/")
         lines.append("try: curl \(base)/api/v2/block-index/  or  curl \(base)/control/addresses  (Ctrl-C stops)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
