@@ -385,7 +385,9 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", .asyncHTTPClient,
                 .nioCore, .nioHTTP1,
-            ]
+            ],
+            // Real Bitcoin Core bodies the node face is checked against (Fixtures/bitcoind/SOURCES.md).
+            resources: [.copy("Fixtures")]
         ),
         tests(
             "ProviderTests",

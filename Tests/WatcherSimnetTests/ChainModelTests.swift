@@ -1,4 +1,5 @@
 import Testing
+import WatcherBitcoin
 import WatcherSimnet
 
 /// Invariants of the pure chain model, checked against an oracle recomputed from the blocks.
@@ -42,8 +43,14 @@ struct ChainModelTests {
         for (index, block) in chain.blocks.enumerated() {
             if index > 0 { #expect(block.previousBlockHash == chain.blocks[index - 1].hash) }
             #expect(block.height == chain.parameters.startHeight + index)
-            #expect(block.hash.count == 64 && block.hash.hasPrefix("0000000000000000000"))
-            #expect(block.merkleRoot.count == 64)
+            // Real bytes: the hash is the header's, the merkle root the txids', each txid the hash of its raw form.
+            #expect(block.hash == block.header.hash.displayHex && block.header.bits == 0x207f_ffff)
+            #expect(block.header.hash.bytes.last.map { $0 < 0x80 } == true, "regtest proof of work")
+            let raw = block.txids.compactMap { chain.transaction($0)?.raw }
+            #expect(raw.map(\.txid.displayHex) == block.txids)
+            #expect(block.merkleRoot == MerkleRoot.compute(raw.map(\.txid)).displayHex)
+            #expect(block.header.merkleRoot.displayHex == block.merkleRoot)
+            #expect(raw.first?.isCoinbase == true)
             var fees: Int64 = 0
             for (position, txid) in block.txids.enumerated() {
                 guard let tx = chain.transaction(txid) else { continue }

@@ -1,5 +1,6 @@
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherSimnet
 import WatcherTesting
 
@@ -69,5 +70,30 @@ struct DeterminismTests {
         #expect(first.mempool == second.mempool)
         #expect(first.truths() == second.truths())
         #expect(first.blocks.first?.height == 800_000)
+    }
+
+    /// The Bitcoin Core face's raw blocks at every height, and its mempool, after mining, a payment and a reorg.
+    private func rawChain(seed: UInt64) async throws -> [String] {
+        try await Simnet.with(SimnetConfiguration(seed: seed)) { simnet in
+            try await simnet.mine(count: 2)
+            let target = try #require(await simnet.addresses().last).address
+            try await simnet.pay(to: target, amountSat: 50_000)
+            try await simnet.reorg(depth: 1)
+            let tip = await simnet.tip()
+            var blocks: [String] = []
+            for height in 800_000...tip.height {
+                let hash = try await NodeHarness.result(simnet, "getblockhash", "[\(height)]").stringValue ?? ""
+                blocks.append(try await NodeHarness.result(simnet, "getblock", #"["\#(hash)",0]"#).stringValue ?? "")
+            }
+            blocks.append(try await NodeHarness.result(simnet, "getrawmempool").serialized())
+            return blocks
+        }
+    }
+
+    @Test func sameSeedSameRawBlocks() async throws {
+        let first = try await rawChain(seed: 5)
+        #expect(first.count == 9 && first.allSatisfy { !$0.isEmpty })
+        #expect(try await rawChain(seed: 5) == first)
+        #expect(try await rawChain(seed: 6) != first)
     }
 }

@@ -119,4 +119,33 @@ struct FaultTests {
             }
         }
     }
+
+    @Test func bitcoindFaultsUseCoresBodiesAndCountPerMethod() async throws {
+        try await Simnet.with { simnet in
+            let body = #"{"id":1,"method":"getblockcount"}"#
+            await simnet.setFaults(
+                family: .bitcoind,
+                FaultConfiguration(rate: 1, kinds: [.serverError], statuses: [503])
+            )
+            let busy = try await NodeHarness.post(simnet, body)
+            #expect(busy.status == 503 && busy.text == "Work queue depth exceeded")
+            await simnet.setFaults(family: .bitcoind, FaultConfiguration(rate: 1, kinds: [.serverError]))
+            let failed = try await NodeHarness.post(simnet, body)
+            #expect(try failed.status == 500 && failed.json()["error"]?["code"]?.int == -32603)
+            await simnet.setFaults(family: .bitcoind, always(.wrongShape))
+            let wrong = try await NodeHarness.post(simnet, body)
+            #expect(try wrong.status == 200 && wrong.json()["result"] == .array([]))
+            await simnet.setFaults(family: .bitcoind, always(.truncated))
+            let cut = try await SimnetHarness.get(simnet, "/rest/chaininfo.json")
+            #expect(cut.status == 200 && (try? cut.json()) == nil)
+            await simnet.setFaults(family: .bitcoind, nil)
+            #expect(try await NodeHarness.post(simnet, body).json()["result"]?.int == (await simnet.tip()).height)
+
+            let stats = await simnet.stats()
+            let node = try #require(stats.families[.bitcoind])
+            #expect(node.requests == 5 && node.faults == 4)
+            #expect(node.endpoints["getblockcount"] == 4 && node.endpoints["/rest/chaininfo"] == 1)
+            #expect(stats.log.last?.family == .bitcoind && stats.log.last?.path == "/")
+        }
+    }
 }

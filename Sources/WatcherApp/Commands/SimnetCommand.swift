@@ -10,10 +10,11 @@ import WatcherSimnet
 struct SimnetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simnet",
-        abstract: "Serve a deterministic simulated Bitcoin network (Blockbook, rawaddr, CoinDesk, Coinbase APIs).",
+        abstract: "Serve a deterministic simulated Bitcoin network (Blockbook, rawaddr, Bitcoin Core, price APIs).",
         discussion: """
             Every endpoint is served at the root of one port: Blockbook under /api/, blockchain.info-style \
-            /rawaddr, /multiaddr and /latestblock, CoinDesk under /v1/bpi/, Coinbase under /v2/prices/, and a \
+            /rawaddr, /multiaddr and /latestblock, CoinDesk under /v1/bpi/, Coinbase under /v2/prices/, Bitcoin \
+            Core JSON-RPC at POST / (basic auth) and REST under /rest/, and a \
             JSON control API under /control/ (mine, tx, reorg, price, ratelimit, faults, stats, addresses). \
             The same --seed always gives the same chain. See docs/simnet.md.
             """
@@ -43,9 +44,28 @@ struct SimnetCommand: AsyncParsableCommand {
     )
     var rateLimits: [String] = []
 
+    @Option(
+        name: .customLong("rpc-auth"),
+        help: "The Bitcoin Core face's JSON-RPC credentials as user:password."
+    )
+    var rpcAuth = "watcher:watcher"
+
+    @Option(
+        name: .customLong("cookie-file"),
+        help: "Write a Core-style cookie (__cookie__:<hex>) here while serving; it authenticates JSON-RPC too."
+    )
+    var cookieFile: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Behave as a node with -txindex (getrawtransaction finds confirmed txs without a block hash)."
+    )
+    var txindex = true
+
     func validate() throws {
         _ = try parsedInterval()
         _ = try parsedRateLimits()
+        _ = try parsedAuth()
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be within 0...65535.") }
         guard (1...100_000).contains(txsPerBlock) else {
             throw ValidationError("--txs-per-block must be within 1...100000.")
@@ -54,17 +74,19 @@ struct SimnetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let interval = try parsedInterval()
-        let simnet = Simnet(
-            configuration: SimnetConfiguration(
-                seed: seed,
-                host: host,
-                port: port,
-                blockInterval: interval == .zero ? nil : interval,
-                txsPerBlock: txsPerBlock,
-                startHeight: startHeight,
-                rateLimits: try parsedRateLimits()
-            )
+        var configuration = SimnetConfiguration(
+            seed: seed,
+            host: host,
+            port: port,
+            blockInterval: interval == .zero ? nil : interval,
+            txsPerBlock: txsPerBlock,
+            startHeight: startHeight,
+            rateLimits: try parsedRateLimits()
         )
+        (configuration.rpcUser, configuration.rpcPassword) = try parsedAuth()
+        configuration.cookieFile = cookieFile
+        configuration.txindex = txindex
+        let simnet = Simnet(configuration: configuration)
         var logger = Logger(label: "watcher.simnet")
         logger.logLevel = .warning
         let group = ServiceGroup(
@@ -85,6 +107,14 @@ struct SimnetCommand: AsyncParsableCommand {
             throw ValidationError("--block-interval must look like 10s, 1m or 0.")
         }
         return interval
+    }
+
+    private func parsedAuth() throws -> (String, String) {
+        let parts = rpcAuth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ValidationError("--rpc-auth must look like user:password.")
+        }
+        return (String(parts[0]), String(parts[1]))
     }
 
     private func parsedRateLimits() throws -> [ProviderFamily: RateLimit] {
@@ -115,6 +145,9 @@ struct SimnetCommand: AsyncParsableCommand {
         for truth in await simnet.addresses() where shown.insert(truth.kind).inserted {
             lines.append("  \(truth.address)  \(truth.kind.rawValue)  balance \(truth.confirmedBalanceSat) sat")
         }
+        let node = simnet.configuration
+        let cookie = node.cookieFile.map { ", cookie \($0)" } ?? ""
+        lines.append("bitcoind JSON-RPC: POST \(base)/ as \(node.rpcUser)\(cookie); REST under \(base)/rest/")
         lines.append("try: curl \(base)/api/v2/block-index/  or  curl \(base)/control/addresses  (Ctrl-C stops)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -20,7 +20,7 @@ extension ChainModel {
                 outputs.append(SimOutput(address: address.string, value: rng.next(in: Int64(5_000_000)...250_000_000)))
             }
         }
-        let coinbase = makeCoinbase(height: parameters.startHeight, outputs: outputs, time: time)
+        let coinbase = makeCoinbase(height: parameters.startHeight, outputs: outputs, time: time, commitment: nil)
         appendBlock(transactions: [coinbase], height: parameters.startHeight, time: time, parent: nextHash())
     }
 
@@ -43,11 +43,11 @@ extension ChainModel {
         }
         let fees = included.reduce(Int64(0)) { $0 + (transactions[$1]?.fee ?? 0) }
         let miner = rng.element(of: fundedAddresses).string
-        let commitment = SimOutput(opReturn: [0xaa, 0x21, 0xa9, 0xed] + rng.bytes(32))
         let coinbase = makeCoinbase(
             height: height,
-            outputs: [SimOutput(address: miner, value: Self.subsidy(at: height) + fees), commitment],
-            time: time
+            outputs: [SimOutput(address: miner, value: Self.subsidy(at: height) + fees)],
+            time: time,
+            commitment: TxSerializer.witnessCommitment(included.compactMap { transactions[$0]?.raw })
         )
         let block = appendBlock(
             transactions: [coinbase] + included.compactMap { transactions[$0] },
@@ -67,27 +67,45 @@ extension ChainModel {
         return block
     }
 
-    /// Appends a block whose transactions are already known (or are its new coinbase) and confirms them.
+    /// Appends a block whose transactions are already known (or are its new coinbase) and confirms them. The
+    /// header is real: the merkle root of the txids, regtest's bits, and a nonce searched from a random start until
+    /// the hash meets the target.
     @discardableResult
     mutating func appendBlock(transactions txs: [SimTransaction], height: Int, time: Int64, parent: String) -> SimBlock
     {
-        var size = 80 + (txs.count < 0xfd ? 1 : 3)
-        let serializer = TxSerializer { [book] in book[$0] }
+        var size = RawBlockHeader.serializedSize + ByteWriter.compactSizeLength(UInt64(txs.count))
+        var strippedSize = size
         for tx in txs {
             if transactions[tx.txid] == nil { enterMempool(tx) }
-            size += serializer.serialize(tx).size
+            size += tx.raw.size
+            strippedSize += tx.raw.strippedSize
+        }
+        var header = RawBlockHeader(
+            version: Int32(0x2000_0000) | Int32(rng.next(below: 0x2000)) << 13,
+            previousBlockHash: Hash256(displayHex: parent) ?? .zero,
+            merkleRoot: MerkleRoot.compute(txs.map(\.txidHash)),
+            time: UInt32(truncatingIfNeeded: time),
+            bits: Self.bits,
+            nonce: UInt32(truncatingIfNeeded: rng.next())
+        )
+        var hash = header.hash
+        while !Self.meetsTarget(hash) {
+            header.nonce &+= 1
+            hash = header.hash
         }
         let block = SimBlock(
             height: height,
-            hash: nextHash(leadingZeros: 19),
+            hash: hash.displayHex,
             previousBlockHash: parent,
-            merkleRoot: nextHash(),
-            nonce: UInt32(truncatingIfNeeded: rng.next()),
-            bits: "17034219",
-            difficulty: "88104191118793.16",
-            version: Int32(0x2000_0000) | Int32(rng.next(below: 0x2000)) << 13,
+            merkleRoot: header.merkleRoot.displayHex,
+            nonce: header.nonce,
+            bits: header.bitsHex,
+            difficulty: Self.difficultyText,
+            version: header.version,
             time: time,
             size: size,
+            strippedSize: strippedSize,
+            header: header,
             txids: txs.map(\.txid)
         )
         blocks.append(block)
@@ -96,19 +114,41 @@ extension ChainModel {
         return block
     }
 
-    mutating func makeCoinbase(height: Int, outputs: [SimOutput], time: Int64) -> SimTransaction {
-        var script: [UInt8] = [0x03, UInt8(height & 0xff), UInt8((height >> 8) & 0xff), UInt8((height >> 16) & 0xff)]
-        script += rng.bytes(12)
-        return SimTransaction(
-            txid: nextHash(),
-            version: 2,
-            lockTime: 0,
-            inputs: [],
-            outputs: outputs,
-            coinbaseScript: Hex.encode(script),
-            firstSeen: time,
-            txIndex: nextTxIndex()
+    /// A coinbase paying `outputs`, with the BIP34 height and a random extra nonce, and with `commitment` (BIP141)
+    /// as a last `OP_RETURN` output and the reserved value as its witness.
+    mutating func makeCoinbase(height: Int, outputs: [SimOutput], time: Int64, commitment: [UInt8]?) -> SimTransaction {
+        var all = outputs
+        if let commitment { all.append(SimOutput(opReturn: [0xaa, 0x21, 0xa9, 0xed] + commitment)) }
+        let book = self.book
+        let raw = TxSerializer.coinbase(
+            height: height,
+            extraNonce: rng.bytes(8),
+            outputs: all,
+            witness: commitment != nil,
+            resolve: { book[$0] }
         )
+        return SimTransaction(raw: raw, inputs: [], outputs: all, firstSeen: time, txIndex: nextTxIndex())
+    }
+
+    /// A spend of `inputs` to `outputs` with filler signatures drawn from the seeded generator.
+    mutating func makeSpend(
+        version: Int32,
+        lockTime: UInt32,
+        inputs: [SimInput],
+        outputs: [SimOutput],
+        firstSeen: Int64
+    ) -> SimTransaction {
+        var filler = SplitMixRandom(seed: rng.next())
+        let book = self.book
+        let raw = TxSerializer.spend(
+            version: version,
+            lockTime: lockTime,
+            inputs: inputs,
+            outputs: outputs,
+            filler: &filler,
+            resolve: { book[$0] }
+        )
+        return SimTransaction(raw: raw, inputs: inputs, outputs: outputs, firstSeen: firstSeen, txIndex: nextTxIndex())
     }
 
     /// A random payment between wallet addresses (sometimes to a fresh outside address), spending
@@ -139,15 +179,12 @@ extension ChainModel {
         if rng.chance(0.05) {
             outputs.append(SimOutput(opReturn: Array("simnet".utf8) + rng.bytes(4)))
         }
-        return SimTransaction(
-            txid: nextHash(),
+        return makeSpend(
             version: rng.chance(0.1) ? 1 : 2,
             lockTime: sequence == 0xffff_ffff ? 0 : UInt32(tip.height),
             inputs: inputs,
             outputs: outputs,
-            coinbaseScript: nil,
-            firstSeen: firstSeen,
-            txIndex: nextTxIndex()
+            firstSeen: firstSeen
         )
     }
 

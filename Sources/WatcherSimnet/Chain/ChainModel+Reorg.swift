@@ -106,6 +106,10 @@ extension ChainModel {
         var coinbases: [String] = []
         var returned: [(txid: String, slot: Int)] = []
         for (slot, block) in old.enumerated().reversed() {
+            staleBlocks[block.hash] = StaleBlock(
+                block: block,
+                transactions: block.txids.compactMap { transactions[$0] }
+            )
             for txid in block.txids.reversed() { unconfirm(txid) }
             blocks.removeLast()
             heightByHash[block.hash] = nil
@@ -155,15 +159,12 @@ extension ChainModel {
 
     /// A version-2 spend of `inputs` to `outputs`, seen shortly after the tip, entered into the mempool.
     private mutating func admitSpend(inputs: [SimInput], outputs: [SimOutput]) -> SimTransaction {
-        let tx = SimTransaction(
-            txid: nextHash(),
+        let tx = makeSpend(
             version: 2,
             lockTime: UInt32(tip.height),
             inputs: inputs,
             outputs: outputs,
-            coinbaseScript: nil,
-            firstSeen: tip.time + rng.next(in: Int64(1)...120),
-            txIndex: nextTxIndex()
+            firstSeen: tip.time + rng.next(in: Int64(1)...120)
         )
         enterMempool(tx)
         mempool.append(tx.txid)

@@ -71,7 +71,11 @@ public struct ChainModel: Sendable {
     var transactions: [String: SimTransaction] = [:]
     var confirmedAt: [String: TxLocation] = [:]
     /// Mempool txids in arrival order (parents before children).
-    public internal(set) var mempool: [String] = []
+    public internal(set) var mempool: [String] = [] {
+        didSet { mempoolSequence += 1 }
+    }
+    /// A counter that moves on every change of the mempool (Core's `mempool_sequence`).
+    public internal(set) var mempoolSequence: Int64 = 0
     /// Every address that appears anywhere, with its script type.
     var book: [String: SimAddress] = [:]
     /// The funded wallet addresses.
@@ -80,6 +84,9 @@ public struct ChainModel: Sendable {
     /// Addresses reported by ``truths()``: funded ones, then those paid through ``pay(to:amountSat:)``.
     var trackedAddresses: [String] = []
     var spentBy: [SimOutpoint: SpendRef] = [:]
+    /// Blocks a reorg took off the main chain, by hash, with their transactions (Core still serves them, with
+    /// `confirmations: -1`).
+    var staleBlocks: [String: StaleBlock] = [:]
     var spendable = SpendablePool()
     var ledger = AddressLedger()
 
@@ -112,11 +119,37 @@ public struct ChainModel: Sendable {
         return TxSerializer { book[$0] }
     }
 
-    /// 32 random bytes as hex, the first `leadingZeros` characters forced to `0` (block hashes).
-    mutating func nextHash(leadingZeros: Int = 0) -> String {
-        let hex = Hex.encode(rng.bytes(32))
-        return String(repeating: "0", count: leadingZeros) + hex.dropFirst(leadingZeros)
+    /// 32 random bytes as hex (the parent hash of the first block).
+    mutating func nextHash() -> String {
+        Hex.encode(rng.bytes(32))
     }
+
+    /// The compact target of every block: regtest's, so any nonce of two tries on average will do.
+    static let bits: UInt32 = 0x207f_ffff
+
+    /// Bitcoin Core's difficulty for ``bits``, as it prints the number.
+    static let difficultyText = "4.656542373906925e-10"
+
+    /// ``bits`` expanded to the 256-bit target, most significant byte first.
+    static let target: [UInt8] = {
+        let exponent = Int(bits >> 24)
+        let mantissa = [UInt8(bits >> 16 & 0xff), UInt8(bits >> 8 & 0xff), UInt8(bits & 0xff)]
+        var target = [UInt8](repeating: 0, count: 32)
+        for (offset, byte) in mantissa.enumerated() where 32 - exponent + offset >= 0 {
+            target[32 - exponent + offset] = byte
+        }
+        return target
+    }()
+
+    /// `true` if the block hash, read as a 256-bit number, is at most ``target``.
+    static func meetsTarget(_ hash: Hash256) -> Bool {
+        let value = Array(hash.bytes.reversed())
+        for (byte, limit) in zip(value, target) where byte != limit { return byte < limit }
+        return true
+    }
+
+    /// The work of one block at ``bits``: 2^256 / (target + 1), which is 2 at regtest's target.
+    static let workPerBlock = 2
 
     /// A value for blockchain.info's `tx_index` (below 2^53, like the real ones).
     mutating func nextTxIndex() -> Int64 {

@@ -1,6 +1,8 @@
+import WatcherBitcoin
 import WatcherCore
 
-/// A simulated block header plus the ids of its transactions (coinbase first).
+/// A simulated block: its real 80-byte header plus the ids of its transactions (coinbase first). The hash is the
+/// double SHA-256 of the header, the merkle root that of the txids; proof of work is regtest's (bits `207fffff`).
 public struct SimBlock: Sendable, Hashable {
     /// The height.
     public let height: Int
@@ -22,8 +24,15 @@ public struct SimBlock: Sendable, Hashable {
     public let time: Int64
     /// The serialized size in bytes.
     public let size: Int
+    /// The serialized size without witness data (Core's `strippedsize`).
+    public let strippedSize: Int
+    /// The 80-byte header.
+    public let header: RawBlockHeader
     /// The transaction ids, coinbase first.
     public let txids: [String]
+
+    /// BIP141 weight.
+    public var weight: Int { strippedSize * 3 + size }
 
     /// The number of transactions.
     public var txCount: Int { txids.count }

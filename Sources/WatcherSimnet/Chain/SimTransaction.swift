@@ -45,8 +45,11 @@ public struct SimOutput: Sendable, Hashable {
 }
 
 /// A simulated transaction. Amounts are integer satoshi.
+///
+/// ``raw`` is its consensus serialization (WatcherBitcoin's ``Transaction``): real outpoints, scripts, values and
+/// witness layout, with filler signatures. The ``txid`` is the double SHA-256 of its non-witness serialization.
 public struct SimTransaction: Sendable, Hashable {
-    /// The transaction id (64 hex characters).
+    /// The transaction id (64 hex characters, display order): the hash of ``raw`` without witness.
     public let txid: String
     /// The transaction version.
     public let version: Int32
@@ -62,6 +65,25 @@ public struct SimTransaction: Sendable, Hashable {
     public let firstSeen: Int64
     /// blockchain.info's internal `tx_index`.
     public let txIndex: Int64
+    /// The serialized transaction.
+    public let raw: Transaction
+    /// The txid as a hash (internal byte order), for merkle trees.
+    public let txidHash: Hash256
+
+    /// A transaction from its wire form and the simnet's view of its inputs (prevout owners and values) and outputs.
+    init(raw: Transaction, inputs: [SimInput], outputs: [SimOutput], firstSeen: Int64, txIndex: Int64) {
+        let hash = raw.txid
+        self.raw = raw
+        self.txidHash = hash
+        self.txid = hash.displayHex
+        self.version = raw.version
+        self.lockTime = raw.lockTime
+        self.inputs = inputs
+        self.outputs = outputs
+        self.coinbaseScript = raw.isCoinbase ? Hex.encode(raw.inputs[0].scriptSig) : nil
+        self.firstSeen = firstSeen
+        self.txIndex = txIndex
+    }
 
     /// `true` for the first transaction of a block, which mints new coins.
     public var isCoinbase: Bool { coinbaseScript != nil }

@@ -1,11 +1,11 @@
 import WatcherBitcoin
 import WatcherCore
 
-/// The raw wire form of a simulated transaction: BIP144 serialization with plausible signatures.
+/// The raw wire form of simulated transactions: building them (BIP144 serialization with filler signatures whose
+/// shape fits each input's script type) and reading the parts the renderers print.
 ///
-/// Signatures and public keys are filler bytes derived from the txid, so a transaction always
-/// serializes to the same bytes. The txid is not the hash of these bytes (the simnet draws ids at
-/// random); sizes, scripts, values and witness layout are faithful.
+/// Signatures and public keys are filler bytes from a seeded generator, so they verify nothing; sizes, scripts,
+/// values, outpoints and witness layout are faithful, and the txid is the real hash of the bytes.
 struct TxSerializer: Sendable {
     /// The serialized forms of one transaction.
     struct Result: Sendable {
@@ -15,7 +15,7 @@ struct TxSerializer: Sendable {
         var size: Int
         /// BIP141 weight.
         var weight: Int
-        /// Each input's scriptSig, as hex.
+        /// Each input's scriptSig, as hex (the coinbase's excluded).
         var inputScripts: [String]
         /// Each input's witness stack serialization (count + items), as hex; `""` when empty.
         var inputWitnesses: [String]
@@ -30,75 +30,30 @@ struct TxSerializer: Sendable {
     let resolve: @Sendable (String) -> SimAddress?
 
     func serialize(_ tx: SimTransaction) -> Result {
-        var filler = SplitMixRandom(seed: UInt64(tx.txid.prefix(16), radix: 16) ?? 0)
-        var scriptSigs: [[UInt8]] = []
-        var witnesses: [[[UInt8]]] = []
-        if let coinbase = tx.coinbaseScript {
-            scriptSigs.append(Hex.decode(coinbase) ?? [])
-            witnesses.append([[UInt8](repeating: 0, count: 32)])
-        }
-        for input in tx.inputs {
-            let (scriptSig, witness) = unlocking(resolve(input.address), filler: &filler)
-            scriptSigs.append(scriptSig)
-            witnesses.append(witness)
-        }
-        let hasWitness = witnesses.contains { !$0.isEmpty }
-
-        var base: [UInt8] = []
-        append32(UInt32(bitPattern: tx.version), to: &base)
-        var body: [UInt8] = []
-        appendVarInt(scriptSigs.count, to: &body)
-        if let coinbase = tx.coinbaseScript {
-            body += [UInt8](repeating: 0, count: 32) + [0xff, 0xff, 0xff, 0xff]
-            appendVarInt(Hex.decode(coinbase)?.count ?? 0, to: &body)
-            body += Hex.decode(coinbase) ?? []
-            append32(0xffff_ffff, to: &body)
-        }
-        for (index, input) in tx.inputs.enumerated() {
-            body += (Hex.decode(input.prevout.txid) ?? []).reversed()
-            append32(UInt32(truncatingIfNeeded: input.prevout.vout), to: &body)
-            let scriptSig = scriptSigs[index + (tx.isCoinbase ? 1 : 0)]
-            appendVarInt(scriptSig.count, to: &body)
-            body += scriptSig
-            append32(input.sequence, to: &body)
-        }
-        appendVarInt(tx.outputs.count, to: &body)
-        for output in tx.outputs {
-            append64(UInt64(bitPattern: output.value), to: &body)
-            let script = outputScript(output)
-            appendVarInt(script.count, to: &body)
-            body += script
-        }
-        var witnessBytes: [UInt8] = []
-        var witnessHex: [String] = []
-        for stack in witnesses {
-            var one: [UInt8] = []
-            if hasWitness { appendVarInt(stack.count, to: &one) }
-            for item in stack {
-                appendVarInt(item.count, to: &one)
-                one += item
-            }
-            witnessBytes += one
-            witnessHex.append(stack.isEmpty ? "" : Hex.encode(one))
-        }
-        var lockTime: [UInt8] = []
-        append32(tx.lockTime, to: &lockTime)
-
-        let stripped = base + body + lockTime
-        let full = hasWitness ? base + [0x00, 0x01] + body + witnessBytes + lockTime : stripped
+        let raw = tx.raw
         let offset = tx.isCoinbase ? 1 : 0
+        let inputs = raw.inputs.dropFirst(offset)
         return Result(
-            hex: Hex.encode(full),
-            size: full.count,
-            weight: stripped.count * 3 + full.count,
-            inputScripts: scriptSigs.dropFirst(offset).map { Hex.encode($0) },
-            inputWitnesses: Array(witnessHex.dropFirst(offset)),
-            witnessItems: witnesses.dropFirst(offset).map { $0.map { Hex.encode($0) } }
+            hex: raw.hex(),
+            size: raw.size,
+            weight: raw.weight,
+            inputScripts: inputs.map { Hex.encode($0.scriptSig) },
+            inputWitnesses: inputs.map { input in
+                guard !input.witness.isEmpty else { return "" }
+                var writer = ByteWriter()
+                input.writeWitness(to: &writer)
+                return Hex.encode(writer.bytes)
+            },
+            witnessItems: inputs.map { $0.witness.map { Hex.encode($0) } }
         )
     }
 
     /// The scriptPubKey of an output.
     func outputScript(_ output: SimOutput) -> [UInt8] {
+        Self.outputScript(output, resolve: resolve)
+    }
+
+    static func outputScript(_ output: SimOutput, resolve: (String) -> SimAddress?) -> [UInt8] {
         if let address = output.address {
             return resolve(address)?.scriptPubKey ?? []
         }
@@ -106,7 +61,85 @@ struct TxSerializer: Sendable {
         return [0x6a, UInt8(data.count)] + data
     }
 
-    private func unlocking(_ address: SimAddress?, filler: inout SplitMixRandom) -> ([UInt8], [[UInt8]]) {
+    /// A spend: each input unlocks its prevout with filler of the right shape for the owner's script type.
+    static func spend(
+        version: Int32,
+        lockTime: UInt32,
+        inputs: [SimInput],
+        outputs: [SimOutput],
+        filler: inout SplitMixRandom,
+        resolve: (String) -> SimAddress?
+    ) -> Transaction {
+        let rawInputs = inputs.map { input in
+            let (scriptSig, witness) = unlocking(resolve(input.address), filler: &filler)
+            let txid = Hash256(displayHex: input.prevout.txid) ?? .zero
+            return TransactionInput(
+                previousOutput: OutPoint(txid: txid, vout: UInt32(truncatingIfNeeded: input.prevout.vout)),
+                scriptSig: scriptSig,
+                sequence: input.sequence,
+                witness: witness
+            )
+        }
+        return Transaction(
+            version: version,
+            inputs: rawInputs,
+            outputs: outputs.map {
+                TransactionOutput(value: $0.value, scriptPubKey: outputScript($0, resolve: resolve))
+            },
+            lockTime: lockTime
+        )
+    }
+
+    /// A coinbase: the BIP34 height push then an extra nonce in the scriptSig; with a witness commitment output,
+    /// the 32-byte witness reserved value (all zero) as its witness.
+    static func coinbase(
+        height: Int,
+        extraNonce: [UInt8],
+        outputs: [SimOutput],
+        witness: Bool,
+        resolve: (String) -> SimAddress?
+    ) -> Transaction {
+        let scriptSig = heightPush(height) + [UInt8(extraNonce.count)] + extraNonce
+        return Transaction(
+            version: 2,
+            inputs: [
+                TransactionInput(
+                    previousOutput: .null,
+                    scriptSig: scriptSig,
+                    sequence: TransactionInput.finalSequence,
+                    witness: witness ? [[UInt8](repeating: 0, count: 32)] : []
+                )
+            ],
+            outputs: outputs.map {
+                TransactionOutput(value: $0.value, scriptPubKey: outputScript($0, resolve: resolve))
+            },
+            lockTime: 0
+        )
+    }
+
+    /// The script pushing `height` as Bitcoin Core's `CScript() << height` does: `OP_0`, `OP_1`…`OP_16`, or the
+    /// minimal little-endian script number.
+    static func heightPush(_ height: Int) -> [UInt8] {
+        if height == 0 { return [0x00] }
+        if (1...16).contains(height) { return [0x50 + UInt8(height)] }
+        var number: [UInt8] = []
+        var value = height
+        while value > 0 {
+            number.append(UInt8(value & 0xff))
+            value >>= 8
+        }
+        if let last = number.last, last & 0x80 != 0 { number.append(0) }
+        return [UInt8(number.count)] + number
+    }
+
+    /// The BIP141 witness commitment of a block whose transactions after the coinbase are `transactions`: the double
+    /// SHA-256 of the merkle root of the wtxids (the coinbase's taken as zero) and the all-zero reserved value.
+    static func witnessCommitment(_ transactions: [Transaction]) -> [UInt8] {
+        let wtxids = [Hash256.zero] + transactions.map(\.wtxid)
+        return sha256d(MerkleRoot.compute(wtxids).bytes + [UInt8](repeating: 0, count: 32))
+    }
+
+    private static func unlocking(_ address: SimAddress?, filler: inout SplitMixRandom) -> ([UInt8], [[UInt8]]) {
         let signature = [0x30, 0x44] + filler.bytes(69)  // DER-ish 71 bytes incl. sighash byte
         let pubkey = [0x02] + filler.bytes(32)
         switch address?.kind {
@@ -121,23 +154,5 @@ struct TxSerializer: Sendable {
         case .p2tr:
             return ([], [filler.bytes(64)])
         }
-    }
-
-    private func appendVarInt(_ value: Int, to bytes: inout [UInt8]) {
-        switch value {
-        case ..<0xfd: bytes.append(UInt8(value))
-        case ...0xffff: bytes += [0xfd, UInt8(value & 0xff), UInt8(value >> 8)]
-        default:
-            bytes.append(0xfe)
-            append32(UInt32(truncatingIfNeeded: value), to: &bytes)
-        }
-    }
-
-    private func append32(_ value: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
-    }
-
-    private func append64(_ value: UInt64, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 }

@@ -15,6 +15,14 @@ struct ControlRouter: Sendable {
         var change: String?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
+    private struct NodeRequest: Decodable {
+        var warmup: Bool?
+        var warmupMessage: String?
+        var workQueueFull: Bool?
+        var forbidden: [String]?
+        var initialBlockDownload: Bool?
+        var rotateCookie: Bool?
+    }
     private struct RateLimitRequest: Decodable {
         var family: String
         var requests: Int
@@ -48,9 +56,11 @@ struct ControlRouter: Sendable {
                 return .json(.object([]))
             case ("GET", "/control/addresses"): return addresses()
             case ("GET", "/control/tip"): return .json(Self.ref(engine.snapshot().chain.tip))
+            case ("GET", "/control/bitcoind"): return .json(Self.node(engine.node.currentSettings))
+            case ("POST", "/control/bitcoind"): return try node(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
                 (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
-                (_, "/control/addresses"), (_, "/control/tip"):
+                (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"):
                 return Self.error("method \(method) not allowed", status: 405)
             default:
                 return Self.error("unknown control endpoint \(path)", status: 404)
@@ -130,7 +140,7 @@ struct ControlRouter: Sendable {
 
     private func family(_ text: String) throws -> ProviderFamily {
         guard let family = ProviderFamily(rawValue: text) else {
-            throw BadRequest(message: "unknown family \(text) (blockbook, rawaddr, coindesk, coinbase)")
+            throw BadRequest(message: "unknown family \(text) (blockbook, rawaddr, coindesk, coinbase, bitcoind)")
         }
         return family
     }
@@ -191,6 +201,39 @@ struct ControlRouter: Sendable {
                 .init("slow", .string(configuration.slowDuration.configText)),
             ])
         )
+    }
+
+    /// Changes only the switches the body names.
+    private func node(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(NodeRequest.self, body)
+        var settings = engine.node.currentSettings
+        if let warmup = request.warmup { settings.warmup = warmup }
+        if let message = request.warmupMessage {
+            guard !message.isEmpty else { throw BadRequest(message: "warmupMessage must not be empty") }
+            settings.warmupMessage = message
+        }
+        if let full = request.workQueueFull { settings.workQueueFull = full }
+        if let forbidden = request.forbidden { settings.forbiddenMethods = Set(forbidden) }
+        if let ibd = request.initialBlockDownload { settings.initialBlockDownload = ibd }
+        engine.node.set(settings)
+        if request.rotateCookie == true {
+            do {
+                try engine.node.rotateCookie()
+            } catch {
+                throw BadRequest(message: "cannot write the cookie file: \(error)")
+            }
+        }
+        return .json(Self.node(settings))
+    }
+
+    static func node(_ settings: NodeSettings) -> JSONValue {
+        .object([
+            .init("warmup", .bool(settings.warmup)),
+            .init("warmupMessage", .string(settings.warmupMessage)),
+            .init("workQueueFull", .bool(settings.workQueueFull)),
+            .init("forbidden", .array(settings.forbiddenMethods.sorted().map { .string($0) })),
+            .init("initialBlockDownload", .bool(settings.initialBlockDownload)),
+        ])
     }
 
     private func addresses() -> SimReply {

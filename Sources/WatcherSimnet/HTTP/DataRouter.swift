@@ -10,6 +10,8 @@ struct DataRouter: Sendable {
         case .rawaddr: rawaddr(path: path, query: query)
         case .coindesk: coindesk(path: path)
         case .coinbase: coinbase(path: path)
+        // The node face reads the body and answers in SimnetResponder; nothing reaches here.
+        case .bitcoind: FamilyErrors.notFound(.bitcoind)
         }
     }
 

@@ -11,6 +11,7 @@ enum FamilyErrors {
         case .coindesk: .text("Rate limit exceeded", status: 429)
         case .coinbase:
             PriceRenderer.coinbaseError(id: "rate_limit_exceeded", message: "Too many requests", status: 429)
+        case .bitcoind: .text("Too Many Requests", status: 429)
         }
     }
 
@@ -22,6 +23,15 @@ enum FamilyErrors {
         case .coindesk: .text("No results returned from database", status: status)
         case .coinbase:
             PriceRenderer.coinbaseError(id: "internal_server_error", message: "Internal server error", status: status)
+        case .bitcoind where status == 503: workQueueFull
+        case .bitcoind:
+            SimReply(
+                status: status,
+                contentType: "application/json",
+                body: Array(#"{"result":null,"error":{"code":-32603,"message":"Internal error"},"id":null}"#.utf8) + [
+                    10
+                ]
+            )
         }
     }
 
@@ -29,6 +39,7 @@ enum FamilyErrors {
     static func notFound(_ family: ProviderFamily) -> SimReply {
         switch family {
         case .blockbook, .rawaddr, .coindesk: .text("Not Found", status: 404)
+        case .bitcoind: SimReply(status: 404, contentType: "text/html; charset=ISO-8859-1", body: [])
         case .coinbase: PriceRenderer.coinbaseError(id: "not_found", message: "Not found", status: 404)
         }
     }
@@ -55,8 +66,13 @@ enum FamilyErrors {
             )
         case .coinbase:
             return .json(.object([.init("data", .array([]))]))
+        case .bitcoind:
+            return .json(.object([.init("result", .array([])), .init("error", .null), .init("id", .null)]))
         }
     }
+
+    /// Bitcoin Core's answer when its HTTP work queue is full: 503 with a plain-text body, not JSON.
+    static let workQueueFull = SimReply.text("Work queue depth exceeded", status: 503)
 
     /// A body that is not JSON at all: an nginx-style HTML error page.
     static let malformedBody = Array(

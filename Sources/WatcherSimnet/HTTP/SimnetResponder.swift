@@ -35,20 +35,72 @@ struct SimnetResponder: HTTPResponder {
         for (key, value) in request.uri.queryParameters where query[String(key)] == nil {
             query[String(key)] = value
         }
+        if family == .bitcoind {
+            return try await respondAsNode(to: request, path: path, query: query)
+        }
+        let admission = engine.admit(family: family, path: path)
+        return try await deliver(admission, family: family, path: path) { world, now in
+            DataRouter(world: world, now: now).reply(family: family, path: path, query: query)
+        }
+    }
 
-        switch engine.admit(family: family, path: path) {
+    /// The Bitcoin Core face: a full work queue refuses before anything else (as Core's HTTP server does), then the
+    /// request is counted per JSON-RPC method or REST resource and answered from the snapshot.
+    private func respondAsNode(to request: Request, path: String, query: [String: Substring]) async throws -> Response {
+        var request = request
+        guard let body = try? await request.collectBody(upTo: 32 << 20) else {
+            return Self.response(.text("request body over 32 MiB", status: 413))
+        }
+        let bytes = Array(body.readableBytesView)
+        let settings = engine.node.currentSettings
+        let isRPC = path == "/"
+        let endpoints = isRPC ? NodeJSONRPC.endpoints(bytes) : [NodeREST.endpoint(path)]
+        if settings.workQueueFull {
+            _ = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
+            engine.log(family: .bitcoind, path: path, status: 503, fault: nil)
+            return Self.response(FamilyErrors.workQueueFull)
+        }
+        let admission = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
+        let method = request.method.rawValue
+        let authorization = request.headers[.authorization]
+        let (credentials, txindex) = (engine.node.credentials, engine.node.txindex)
+        return try await deliver(admission, family: .bitcoind, path: path) { world, _ in
+            if isRPC {
+                return NodeJSONRPC(
+                    rpc: NodeRPC(
+                        chain: world.chain,
+                        txindex: txindex,
+                        syncing: settings.initialBlockDownload
+                    ),
+                    settings: settings,
+                    credentials: credentials
+                ).reply(httpMethod: method, authorization: authorization, body: bytes)
+            }
+            return NodeREST(chain: world.chain, settings: settings, txindex: txindex)
+                .reply(httpMethod: method, path: path, query: query)
+        }
+    }
+
+    /// Answers an admitted request: normally, rate-limited, or with the drawn fault applied to the real answer.
+    private func deliver(
+        _ admission: TrafficPolicy.Admission,
+        family: ProviderFamily,
+        path: String,
+        render: (SimnetEngine.World, Double) -> SimReply
+    ) async throws -> Response {
+        switch admission {
         case .rateLimited(let retryAfter):
             var reply = FamilyErrors.rateLimited(family)
             reply.retryAfter = retryAfter
             return Self.response(reply)
         case .pass:
-            let reply = route(family, path: path, query: query)
+            let reply = render(engine.snapshot(), engine.clock.unixSeconds)
             engine.log(family: family, path: path, status: reply.status, fault: nil)
             return Self.response(reply)
         case .fault(let kind, let status, let configuration):
             let world = engine.snapshot()
             let now = engine.clock.unixSeconds
-            let real = DataRouter(world: world, now: now).reply(family: family, path: path, query: query)
+            let real = render(world, now)
             switch kind {
             case .serverError:
                 engine.log(family: family, path: path, status: status, fault: kind)
@@ -78,20 +130,13 @@ struct SimnetResponder: HTTPResponder {
         }
     }
 
-    private func route(_ family: ProviderFamily, path: String, query: [String: Substring]) -> SimReply {
-        DataRouter(world: engine.snapshot(), now: engine.clock.unixSeconds).reply(
-            family: family,
-            path: path,
-            query: query
-        )
-    }
-
     /// Converts a rendered reply; with `trickleOver`, the body goes out in 10 chunks spread over that time.
     static func response(_ reply: SimReply, trickleOver duration: Duration? = nil) -> Response {
         var fields = HTTPFields()
         fields[.contentType] = reply.contentType
         if let retryAfter = reply.retryAfter { fields[.retryAfter] = String(retryAfter) }
         if let location = reply.location { fields[.location] = location }
+        if let challenge = reply.wwwAuthenticate { fields[.wwwAuthenticate] = challenge }
         let status = HTTPResponse.Status(code: reply.status)
         return .bytes(reply.body, status: status, headers: fields, trickleOver: duration)
     }

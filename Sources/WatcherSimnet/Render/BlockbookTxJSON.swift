@@ -26,7 +26,8 @@ struct BlockbookTxJSON: Sendable {
         object.add("hex", .string(wire.hex))
         if location == nil {
             if tx.signalsRBF { object.add("rbf", .bool(true)) }
-            object.add("coinSpecificData", NodeTxJSON(chain: chain).transaction(tx, wire: wire))
+            // Blockbook passes the node's `getrawtransaction <txid> 1` through for mempool transactions.
+            object.add("coinSpecificData", .object(CoreTxJSON(chain: chain).members(tx, detail: .plain)))
         }
         return object.value
     }

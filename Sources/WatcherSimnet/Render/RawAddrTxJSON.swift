@@ -18,7 +18,7 @@ struct RawAddrTxJSON: Sendable {
             inputs.append(
                 .object([
                     .init("sequence", .integer(0xffff_ffff as UInt32)),
-                    .init("witness", .string("01200000000000000000000000000000000000000000000000000000000000000000")),
+                    .init("witness", .string(Self.coinbaseWitness(tx))),
                     .init("script", .string(coinbase)),
                     .init("index", .integer(0)),
                     .init("prev_out", .null),
@@ -61,6 +61,14 @@ struct RawAddrTxJSON: Sendable {
             .init("result", .integer(result)),
             .init("balance", .integer(balance)),
         ])
+    }
+
+    /// The coinbase input's witness stack serialization (count + items) as hex, `""` without one.
+    private static func coinbaseWitness(_ tx: SimTransaction) -> String {
+        guard let input = tx.raw.inputs.first, !input.witness.isEmpty else { return "" }
+        var writer = ByteWriter()
+        input.writeWitness(to: &writer)
+        return Hex.encode(writer.bytes)
     }
 
     /// An entry of `out`.

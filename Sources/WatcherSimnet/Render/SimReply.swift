@@ -14,6 +14,8 @@ struct SimReply: Sendable {
     var retryAfter: Int?
     /// The `Location` header of a redirect.
     var location: String?
+    /// The `WWW-Authenticate` header of a 401.
+    var wwwAuthenticate: String?
 
     /// The `Content-Type` of JSON answers, as Blockbook and blockchain.info send it.
     static let jsonType = "application/json; charset=utf-8"

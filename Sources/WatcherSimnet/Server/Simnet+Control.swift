@@ -76,6 +76,27 @@ extension Simnet {
         engine.setFaults(faults, for: family)
     }
 
+    /// The Bitcoin Core face's switches (`GET /control/bitcoind`).
+    public func nodeSettings() async -> NodeSettings {
+        engine.node.currentSettings
+    }
+
+    /// Sets the Bitcoin Core face's switches (`POST /control/bitcoind`): warm-up (-28), a full work queue (503),
+    /// forbidden methods (403).
+    public func setNodeSettings(_ settings: NodeSettings) async {
+        engine.node.set(settings)
+    }
+
+    /// The password of the cookie user `__cookie__` (what ``SimnetConfiguration/cookieFile`` holds).
+    public var rpcCookie: String { engine.node.credentials.cookie }
+
+    /// Replaces the cookie, as a restarted node does (`POST /control/bitcoind {"rotateCookie": true}`), and
+    /// rewrites the cookie file; the old cookie gets 401 from now on.
+    /// - Throws: when the cookie file cannot be written.
+    public func rotateCookie() async throws {
+        try engine.node.rotateCookie()
+    }
+
     /// Request counters and the recent request log (`GET /control/stats`).
     public func stats() async -> SimnetStats {
         engine.stats()

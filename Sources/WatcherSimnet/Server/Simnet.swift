@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -5,8 +6,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// A deterministic simulated Bitcoin network served over real HTTP (Hummingbird 2): Blockbook,
-/// blockchain.info-style, CoinDesk and Coinbase endpoints at the root, plus a JSON control API
-/// under `/control/`.
+/// blockchain.info-style, CoinDesk and Coinbase endpoints at the root, a Bitcoin Core node (JSON-RPC at
+/// `POST /`, REST under `/rest/`) over the same chain of real blocks, plus a JSON control API under `/control/`.
 ///
 /// ## Example
 /// ```swift
@@ -114,6 +115,13 @@ public final class Simnet: Service {
         }
         let serviceGroup = ServiceGroup(configuration: .init(services: services, logger: configuration.logger))
         group.withLock { $0 = serviceGroup }
+        do {
+            try engine.node.writeCookie()
+        } catch {
+            didStop("cannot write the cookie file \(configuration.cookieFile ?? ""): \(error)")
+            throw error
+        }
+        defer { engine.node.removeCookie() }
         do {
             try await serviceGroup.run()
             didStop("the server finished")

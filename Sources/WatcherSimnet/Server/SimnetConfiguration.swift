@@ -24,6 +24,16 @@ public struct SimnetConfiguration: Sendable {
     public var clock: TimeSource
     /// The logger for the HTTP server (warnings and up by default).
     public var logger: Logger
+    /// The JSON-RPC user (`watcher` by default).
+    public var rpcUser = "watcher"
+    /// The JSON-RPC password (`watcher` by default).
+    public var rpcPassword = "watcher"
+    /// Where to write a Core-style cookie file (`__cookie__:<64 hex digits>`) while serving; `nil` writes none.
+    /// The cookie authenticates as well as the user and password, and the file is removed at shutdown.
+    public var cookieFile: String?
+    /// Whether the node behaves as with `-txindex=1` (the default): `getrawtransaction` and `/rest/tx` find
+    /// confirmed transactions without a block hash. Off, only mempool transactions or a given block's are found.
+    public var txindex = true
 
     /// Creates a configuration.
     /// - Parameters:

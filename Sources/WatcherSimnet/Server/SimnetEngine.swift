@@ -17,9 +17,12 @@ final class SimnetEngine: Sendable {
     let hub: PushHub
     private let world: Mutex<World>
     private let traffic: Mutex<TrafficPolicy>
+    /// The Bitcoin Core face's switches and credentials.
+    let node: NodeState
 
     init(configuration: SimnetConfiguration) {
         clock = configuration.clock
+        node = NodeState(configuration: configuration)
         hub = PushHub(limits: configuration.websocketLimits, clock: configuration.clock)
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
         prices.updatedAt = configuration.clock.unixSeconds
@@ -86,9 +89,9 @@ final class SimnetEngine: Sendable {
         }
     }
 
-    func admit(family: ProviderFamily, path: String) -> TrafficPolicy.Admission {
+    func admit(family: ProviderFamily, path: String, endpoints: [String]? = nil) -> TrafficPolicy.Admission {
         let now = clock.unixSeconds
-        return traffic.withLock { $0.admit(family: family, path: path, now: now) }
+        return traffic.withLock { $0.admit(family: family, path: path, endpoints: endpoints, now: now) }
     }
 
     func log(family: ProviderFamily, path: String, status: Int, fault: FaultConfiguration.Kind?) {

@@ -8,6 +8,8 @@ public enum ProviderFamily: String, Sendable, Hashable, CaseIterable, Codable {
     case coindesk
     /// Coinbase spot prices under `/v2/prices/`.
     case coinbase
+    /// Bitcoin Core: JSON-RPC at `POST /` and REST under `/rest/`.
+    case bitcoind
 
     /// The family serving `path`, `nil` for paths outside every family.
     public init?(path: String) {
@@ -19,6 +21,8 @@ public enum ProviderFamily: String, Sendable, Hashable, CaseIterable, Codable {
             self = .coindesk
         } else if path.hasPrefix("/v2/prices/") {
             self = .coinbase
+        } else if path == "/" || path.hasPrefix("/rest/") {
+            self = .bitcoind
         } else {
             return nil
         }
@@ -40,6 +44,7 @@ public enum ProviderFamily: String, Sendable, Hashable, CaseIterable, Codable {
         case "latestblock": return "/latestblock"
         case "v1": return "/v1/bpi/currentprice"
         case "v2": return "/v2/prices/spot"
+        case "rest": return NodeREST.endpoint(path)
         default: return path
         }
     }

@@ -42,9 +42,12 @@ struct TrafficPolicy: Sendable {
     }
 
     /// Counts a request and decides how to answer it. A rate-limited request is logged here.
-    mutating func admit(family: ProviderFamily, path: String, now: Double) -> Admission {
+    /// `endpoints` are the statistics keys (default: the one of `path`); a JSON-RPC batch counts each method.
+    mutating func admit(family: ProviderFamily, path: String, endpoints: [String]? = nil, now: Double) -> Admission {
         stats.families[family, default: .init()].requests += 1
-        stats.families[family, default: .init()].endpoints[ProviderFamily.endpoint(for: path), default: 0] += 1
+        for endpoint in endpoints ?? [ProviderFamily.endpoint(for: path)] {
+            stats.families[family, default: .init()].endpoints[endpoint, default: 0] += 1
+        }
         if let retryAfter = buckets[family]?.take(now: now) {
             stats.families[family, default: .init()].rateLimited += 1
             log(family: family, path: path, status: 429, retryAfter: retryAfter, fault: nil, now: now)
