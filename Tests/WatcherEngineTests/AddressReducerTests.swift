@@ -81,7 +81,8 @@ struct AddressReducerTests {
         // Tip 100 at the first poll: history confirmed up to 100 is the silent baseline.
         let history = [tx("new", nil), tx("recent", 100), tx("old", 90)]
         let (state, events) = observe(empty, summary(2_000, unconfirmed: 1_000, txs: 2, mempool: 1), history, tip: 100)
-        #expect(events.map(\.type) == ["address.tx.unconfirmed"])
+        // The mempool is announced, with its balance step; the confirmed history is the silent baseline.
+        #expect(events.map(\.type) == ["address.tx.unconfirmed", "address.balance.changed"])
         #expect(state.since == 101)
         // Old history never gets later thresholds.
         let (_, later) = AddressReducer.tip(state, height: 120, context: context)
@@ -103,7 +104,15 @@ struct AddressReducerTests {
             ),
             context: context
         )
-        #expect(events.map(\.type) == ["address.tx.confirmed", "address.tx.confirmations"])
+        // First seen in a block: it enters as unconfirmed, then confirms (the same steps as one seen in the mempool).
+        #expect(
+            events.map(\.type) == [
+                "address.tx.confirmed", "address.tx.confirmations", "address.balance.changed",
+                "address.balance.changed",
+            ]
+        )
+        #expect(events.compactMap { $0.data?["state"]?.stringValue } == ["unconfirmed", "confirmed"])
+        #expect(events[3].data?["balanceSat"] == .number("2000"))
         #expect(events[0].data?["txid"] == .string("paid"))
         #expect(state.txs["old"]?.announced == [1, 3, 6])
     }
@@ -111,7 +120,7 @@ struct AddressReducerTests {
     @Test func repeatedAndStaleObservationsAnnounceNothing() {
         var (state, _) = observe(empty, summary(0, txs: 0), [], tip: 100)
         let (first, events) = observe(state, summary(1_000, txs: 1), [tx("t1", 101)], tip: 101)
-        #expect(events.count == 3)
+        #expect(events.count == 4)
         state = first
         let (again, repeated) = observe(state, summary(1_000, txs: 1), [tx("t1", 101)], tip: 101)
         #expect(repeated.isEmpty && again == state)
@@ -192,7 +201,13 @@ struct AddressReducerTests {
             tip: 100,
             lookups: ["rbf1": ChainTransaction?.none]
         )
-        #expect(events.map(\.type) == ["address.tx.unconfirmed", "address.tx.replaced", "address.balance.changed"])
+        #expect(
+            events.map(\.type) == [
+                "address.tx.unconfirmed", "address.tx.replaced", "address.balance.changed", "address.balance.changed",
+            ]
+        )
+        #expect(events.compactMap { $0.data?["state"]?.stringValue } == ["unconfirmed", "replaced"])
+        #expect(events[3].data?["deltaSat"] == .number("-5"))
         #expect(next.txs["rbf1"] == nil)
         // Still waiting in the mempool (only the history page missed it): kept.
         let waiting = ChainTransaction(
@@ -225,14 +240,15 @@ struct AddressReducerTests {
         #expect(!AddressReducer.isSettled(state.txs["t1"]!, tipHeight: 108, context: context))
         var reverted: [NewEvent]
         (state, reverted) = AddressReducer.revert(state, fork: 100, newChain: [101: "x101"], context: context)
-        #expect(reverted.map(\.type) == ["address.tx.reverted"])
+        #expect(reverted.map(\.type) == ["address.tx.reverted", "address.balance.changed"])
+        #expect(state.summary?.balanceSat == 0 && state.summary?.unconfirmedBalanceSat == 1_000)
         #expect(state.txs["t1"]?.blockHeight == nil && state.summary?.txCount == nil)
         let moved = AddressTx(txid: "t1", blockHeight: 102, blockHash: "x102", time: nil, deltaSat: 1_000)
         let (_, again) = observe(state, summary(1_000, txs: 1), [moved], tip: 108)
         #expect(
             again.map(\.type) == [
                 "address.tx.confirmed", "address.tx.confirmations", "address.tx.confirmations",
-                "address.tx.confirmations",
+                "address.tx.confirmations", "address.balance.changed",
             ]
         )
         let old = Set((first + crossed).map(\.id))
@@ -248,7 +264,8 @@ struct AddressReducerTests {
             newChain: [101: "b101", 102: "other"],
             context: context
         )
-        #expect(events.count == 1 && events[0].data?["txid"] == .string("goes"))
+        #expect(events.map(\.type) == ["address.tx.reverted", "address.balance.changed"])
+        #expect(events.allSatisfy { $0.data?["txid"] == .string("goes") })
         #expect(next.txs["stays"]?.blockHeight == 101)
     }
 
@@ -257,7 +274,13 @@ struct AddressReducerTests {
         (state, _) = observe(state, summary(1_000, txs: 1), [tx("t1", 101)], tip: 101)
         let moved = AddressTx(txid: "t1", blockHeight: 101, blockHash: "new101", time: nil, deltaSat: 1_000)
         let (next, events) = observe(state, summary(1_000, txs: 1), [moved], tip: 101)
-        #expect(events.map(\.type) == ["address.tx.reverted", "address.tx.confirmed", "address.tx.confirmations"])
+        #expect(
+            events.map(\.type) == [
+                "address.tx.reverted", "address.tx.confirmed", "address.tx.confirmations", "address.balance.changed",
+                "address.balance.changed",
+            ]
+        )
+        #expect(events.compactMap { $0.data?["state"]?.stringValue } == ["reverted", "confirmed"])
         // The walk then finds the tx on the new chain and leaves it alone.
         let (_, none) = AddressReducer.revert(next, fork: 100, newChain: [101: "new101"], context: context)
         #expect(none.isEmpty)

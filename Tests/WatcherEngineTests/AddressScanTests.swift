@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatcherCore
+import WatcherJSON
 import WatcherStorage
 
 @testable import WatcherEngine
@@ -55,7 +56,14 @@ struct AddressScanTests {
 
     @Test func aScannedPaymentIsAnnouncedWithoutAnyBaseline() {
         let (state, events) = scanPayment(AddressState(chain: "btc", address: "bc1qaddr"))
-        #expect(events.map(\.type) == ["address.tx.confirmed", "address.tx.confirmations"])
+        #expect(
+            events.map(\.type) == [
+                "address.tx.confirmed", "address.tx.confirmations", "address.balance.changed",
+                "address.balance.changed",
+            ]
+        )
+        // No summary yet: the steps are announced, with no balance after them.
+        #expect(events[3].data?["balanceSat"] == .null)
         #expect(state.since == 101 && state.summary == nil)
         // The same block scanned again (a retried round) announces nothing.
         let (_, again) = scanPayment(state)

@@ -29,6 +29,13 @@ struct OraclePropertyTests {
         var engine = OracleEngine(model: model, followed: followed.map(\.string))
         try engine.pollChain(maxBackfill: maxBackfill)
         for address in engine.followed { engine.pollAddress(address) }
+        // The history confirmed before the first look is the silent baseline: the steps add up to the rest.
+        var baselines: [String: Int64] = [:]
+        for address in engine.followed {
+            let steps = Self.steps(engine.events, address)
+            baselines[address] =
+                (engine.states[address]?.summary?.balanceSat ?? 0) - Self.sum(steps, "confirmedDeltaSat")
+        }
         for _ in 0..<40 {
             switch rng.next(below: 10) {
             case 0...3:
@@ -58,26 +65,67 @@ struct OraclePropertyTests {
             try engine.pollChain(maxBackfill: maxBackfill)
             for address in engine.followed { engine.pollAddress(address) }
         }
-        try check(engine, seed: seed)
+        try check(engine, baselines: baselines, seed: seed)
     }
 
-    func check(_ engine: OracleEngine, seed: UInt64) throws {
-        let facts = engine.events.filter { $0.type != "address.balance.changed" }.map(\.id)
+    /// The `address.balance.changed` events of `address`.
+    static func steps(_ events: [NewEvent], _ address: String) -> [NewEvent] {
+        events.filter { $0.type == "address.balance.changed" && $0.data?["address"] == .string(address) }
+    }
+
+    /// The sum of an integer field of `events`.
+    static func sum(_ events: [NewEvent], _ key: String) -> Int64 {
+        events.reduce(0) { total, event in
+            guard case .number(let text)? = event.data?[key] else { return total }
+            return total + (Int64(text) ?? 0)
+        }
+    }
+
+    func check(_ engine: OracleEngine, baselines: [String: Int64], seed: UInt64) throws {
+        let facts = engine.events.map(\.id)
         #expect(Set(facts).count == facts.count, "seed \(seed): a fact was announced twice")
         let tip = engine.model.tip.height
         for address in engine.followed {
             let view = engine.model.view(of: address)
             let mine = engine.events.filter { $0.data?["address"] == .string(address) }
-            // Balances: the last balance.changed is the truth (fresh addresses start at zero).
-            let last = mine.last { $0.type == "address.balance.changed" }?.data?["new"]
+            // Balances: the steps of balance.changed add up to the truth less the silent baseline (the confirmed
+            // history before the first look; the mempool then is announced).
+            let steps = Self.steps(engine.events, address)
+            let baseline = baselines[address] ?? 0
             #expect(
-                last?["balanceSat"] ?? .number("0") == .number("\(view.truth.confirmedBalanceSat)"),
+                Self.sum(steps, "confirmedDeltaSat") + baseline == view.truth.confirmedBalanceSat,
                 "seed \(seed): confirmed balance of \(address)"
             )
             #expect(
-                last?["unconfirmedSat"] ?? .number("0") == .number("\(view.truth.unconfirmedBalanceSat)"),
+                Self.sum(steps, "unconfirmedDeltaSat") == view.truth.unconfirmedBalanceSat,
                 "seed \(seed): unconfirmed balance of \(address)"
             )
+            #expect(
+                Self.sum(steps, "deltaSat") + baseline == view.truth.confirmedBalanceSat
+                    + view.truth.unconfirmedBalanceSat
+            )
+            // A confirmed step's balance is the chain's: the last live one in chain order holds the truth.
+            let live = steps.filter { step in
+                guard step.data?["state"] == .string("confirmed"), let hash = step.data?["blockHash"]?.stringValue,
+                    let txid = step.data?["txid"]?.stringValue, let location = engine.model.location(of: txid)
+                else { return false }
+                return engine.model.block(height: location.height)?.hash == hash
+            }
+            let last = live.max { a, b in
+                func key(_ e: NewEvent) -> (Int, String) {
+                    (Int(e.data?["blockHeight"]?.serialized() ?? "") ?? 0, e.data?["txid"]?.stringValue ?? "")
+                }
+                return key(a) < key(b)
+            }
+            if let last, view.truth.confirmedTxCount > 0,
+                let height = Int(last.data?["blockHeight"]?.serialized() ?? ""),
+                !view.newestFirst.contains(where: { (engine.model.location(of: $0)?.height ?? -1) > height })
+            {
+                #expect(
+                    last.data?["balanceSat"] == .number("\(view.truth.confirmedBalanceSat)"),
+                    "seed \(seed): the balance after the last confirmed step of \(address)"
+                )
+            }
             // Confirmations: every live confirmation is the oracle's, every other one was reverted.
             for txid in Set(mine.compactMap { $0.data?["txid"]?.stringValue }) {
                 let events = mine.filter { $0.data?["txid"] == .string(txid) }

@@ -3,8 +3,9 @@ import WatcherCore
 import WatcherSinks
 import WatcherTestSupport
 
-/// The pretty stdout line of `address.balance.changed`: confirmed and unconfirmed balances, each with its own
-/// change, from the event's `data.old` and `data.new`.
+/// The pretty stdout line of a balance change: a wallet's (and an address's recorded before balance steps)
+/// confirmed and unconfirmed balances, each with its own change, from `data.old` and `data.new`; an address's
+/// balance step.
 struct PrettyEventLineTests {
     /// The envelope of a real event (docs/events.md, recorded against the simnet) with `old` and `new` replaced.
     static func balanceEvent(label: String?, old: (Int64, Int64), new: (Int64, Int64), delta: Int64) -> SinkEvent {
@@ -104,6 +105,23 @@ struct PrettyEventLineTests {
             PrettyEventLine.render(event, color: false)
                 == "2026-11-26T14:46:46.805Z  wallet.balance.changed      shop  (Shop) confirmed 0.00250000 BTC "
                 + "(unchanged) unconfirmed -0.00100450 BTC (-0.00100450)"
+        )
+    }
+
+    @Test func anAddressBalanceStepShowsTheStateTheTxidAndEachChange() {
+        // docs/events.md: a payment of 40003 sat confirmed, recorded by ActiveActiveBalanceTests.
+        let body =
+            #"{"specversion":"1.0","id":"evt_901a4839179ded69f190d84a49fda11b","source":"watcher/shop","type":"address.balance.changed","subject":"bc1qxlpl3jf7lrrs0sjj0f8dtf9nljjzu3mj3ahw2v","time":"2026-11-26T16:56:38.861Z","datacontenttype":"application/json","data":{"chain":"btc","address":"bc1qxlpl3jf7lrrs0sjj0f8dtf9nljjzu3mj3ahw2v","label":null,"txid":"f6b9baa4072b5d4e1747746c396442345ba9894b0efa98592cec4face70c1b92","state":"confirmed","blockHeight":800009,"blockHash":"00000000000000000003129e62617b3fee0254589956c10498568bcb43f3b7d7","amountSat":40003,"amountBtc":"0.00040003","deltaSat":0,"deltaBtc":"0.00000000","confirmedDeltaSat":40003,"unconfirmedDeltaSat":-40003,"balanceSat":80003,"balanceBtc":"0.00080003","fiat":{}}}"#
+        let event = SinkEvent(
+            seq: 8,
+            id: "evt_901a4839179ded69f190d84a49fda11b",
+            type: "address.balance.changed",
+            body: Array(body.utf8)
+        )
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == "2026-11-26T16:56:38.861Z  address.balance.changed     bc1qxlpl3jf7lrrs0sjj0f8dtf9nljjzu3mj3ahw2v  "
+                + "confirmed f6b9baa4072b5d4e… confirmed +0.00040003 BTC → 0.00080003 BTC unconfirmed -0.00040003 BTC"
         )
     }
 }

@@ -128,39 +128,39 @@ extension AddressReducer {
         )
     }
 
-    static func balanceChanged(previous: AddressSummary, current: AddressSummary, context: Context) -> NewEvent {
-        let old = previous.balanceSat ?? 0
-        let new = current.balanceSat ?? 0
-        let oldUnconfirmed = previous.unconfirmedBalanceSat ?? 0
-        let newUnconfirmed = current.unconfirmedBalanceSat ?? 0
-        let delta = (new + newUnconfirmed) - (old + oldUnconfirmed)
-        func side(_ balance: Int64, _ unconfirmed: Int64) -> JSONValue {
-            .object([
-                .init("balanceSat", .sats(balance)),
-                .init("balanceBtc", .string(Satoshi.btc(balance))),
-                .init("unconfirmedSat", .sats(unconfirmed)),
-                .init("unconfirmedBtc", .string(Satoshi.btc(unconfirmed))),
-            ])
+    /// `address.balance.changed` for each step the `address.tx.*` events of one reduction announce (none for a
+    /// wallet's address: its wallet announces `wallet.balance.changed`).
+    static func balanceChanges(_ events: [NewEvent], before: AddressState, after: AddressState, context: Context)
+        -> [NewEvent]
+    {
+        guard context.entry.wallet == nil else { return [] }
+        return BalanceStep.steps(events, before: before, after: after).map { step in
+            balanceChanged(step, balanceSat: BalanceStep.balanceAfter(step, in: after), context: context)
         }
-        return event(
+    }
+
+    /// One ``BalanceStep``: every field but `fiat` (the instance's latest price) derives from the chain.
+    static func balanceChanged(_ step: BalanceStep, balanceSat: Int64?, context: Context) -> NewEvent {
+        event(
             "address.balance.changed",
-            [
-                "\(old)", "\(new)", "\(oldUnconfirmed)", "\(newUnconfirmed)", "\(current.txCount ?? -1)",
-                "\(current.unconfirmedTxCount ?? -1)",
-            ],
+            step.fact,
             [
                 .init("chain", .string(context.chain)),
                 .init("address", .string(context.entry.address)),
                 .init("label", .optional(context.entry.label)),
-                .init("old", side(old, oldUnconfirmed)),
-                .init("new", side(new, newUnconfirmed)),
-                .init("deltaSat", .sats(delta)),
-                .init("deltaBtc", .string(Satoshi.btc(delta))),
-                .init("confirmedDeltaSat", .sats(new - old)),
-                .init("unconfirmedDeltaSat", .sats(newUnconfirmed - oldUnconfirmed)),
-                .init("balanceSat", .sats(new)),
-                .init("balanceBtc", .string(Satoshi.btc(new))),
-                .init("fiat", fiat(new, prices: context.prices)),
+                .init("txid", .string(step.txid)),
+                .init("state", .string(step.kind.rawValue)),
+                .init("blockHeight", .integer(step.blockHeight)),
+                .init("blockHash", .optional(step.blockHash)),
+                .init("amountSat", .sats(step.amountSat)),
+                .init("amountBtc", .string(Satoshi.btc(step.amountSat))),
+                .init("deltaSat", .sats(step.deltaSat)),
+                .init("deltaBtc", .string(Satoshi.btc(step.deltaSat))),
+                .init("confirmedDeltaSat", .sats(step.confirmedDeltaSat)),
+                .init("unconfirmedDeltaSat", .sats(step.unconfirmedDeltaSat)),
+                .init("balanceSat", balanceSat.map(JSONValue.sats) ?? .null),
+                .init("balanceBtc", balanceSat.map { .string(Satoshi.btc($0)) } ?? .null),
+                .init("fiat", fiat(step.amountSat, prices: context.prices)),
             ],
             context: context
         )

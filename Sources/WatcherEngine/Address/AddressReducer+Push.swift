@@ -14,10 +14,10 @@ extension AddressReducer {
         context: Context
     ) -> (AddressState, [NewEvent]) {
         guard state.txs[txid] == nil else { return (state, []) }
+        let before = state
         var state = state
         let tx = AddressState.TrackedTx(txid: txid, blockHeight: nil, blockHash: nil, deltaSat: deltaSat)
         state.txs[txid] = tx
-        let previous = state.summary
         if var summary = state.summary {
             summary.unconfirmedBalanceSat = summary.unconfirmedBalanceSat.map { $0 + deltaSat }
             summary.unconfirmedTxCount = summary.unconfirmedTxCount.map { $0 + 1 }
@@ -25,9 +25,7 @@ extension AddressReducer {
         }
         state.updatedAt = context.now
         var events = [unconfirmed(tx, balance: state.summary?.balanceSat, context: context)]
-        if let previous, let current = state.summary, previous != current, context.entry.wallet == nil {
-            events.append(balanceChanged(previous: previous, current: current, context: context))
-        }
+        events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }
 }

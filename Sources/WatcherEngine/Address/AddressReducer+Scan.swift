@@ -22,10 +22,10 @@ extension AddressReducer {
         tipHeight: Int,
         context: Context
     ) -> (AddressState, [NewEvent]) {
+        let before = state
         var state = state
         if state.since == nil { state.since = context.entry.from ?? block.height }
         if state.wallet == nil { state.wallet = context.entry.wallet }
-        let previous = state.summary
         var events: [NewEvent] = []
         for item in txs {
             let known = state.txs[item.txid]
@@ -41,7 +41,8 @@ extension AddressReducer {
             )
             state.txs[item.txid] = tx
             if var summary = state.summary {
-                summary.balanceSat = summary.balanceSat.map { $0 + item.deltaSat }
+                // A transaction moved from another block (its reorg not walked yet) is in the balance already.
+                if known?.blockHeight == nil { summary.balanceSat = summary.balanceSat.map { $0 + item.deltaSat } }
                 summary.txCount = summary.txCount.map { $0 + (known?.blockHeight == nil ? 1 : 0) }
                 if known != nil, known?.blockHeight == nil {
                     summary.unconfirmedBalanceSat = summary.unconfirmedBalanceSat.map { $0 - item.deltaSat }
@@ -55,9 +56,7 @@ extension AddressReducer {
         }
         state.updatedAt = context.now
         events += confirmations(&state, tipHeight: tipHeight, context: context)
-        if let previous, let current = state.summary, previous != current, context.entry.wallet == nil {
-            events.append(balanceChanged(previous: previous, current: current, context: context))
-        }
+        events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }
 

@@ -79,14 +79,14 @@ public enum AddressReducer {
     public static func observe(_ state: AddressState, _ observation: Observation, context: Context)
         -> (AddressState, [NewEvent])
     {
+        let before = state
         var state = state
         if state.wallet == nil { state.wallet = context.entry.wallet }
-        let previous = state.summary
         let summary = observation.summary
         // A summary with fewer confirmed transactions than the stored one, while no reorg has reset it, comes from
         // a provider behind the others: taking it would announce the balance going back and forth.
-        if let old = previous?.txCount, let new = summary.txCount, new < old { return (state, []) }
-        let baseline = previous == nil
+        if let old = state.summary?.txCount, let new = summary.txCount, new < old { return (state, []) }
+        let baseline = state.summary == nil
         if baseline, state.since == nil {
             state.since = context.entry.from ?? observation.tipHeight.map { $0 + 1 }
         }
@@ -104,12 +104,7 @@ public enum AddressReducer {
         state.updatedAt = context.now
         events += confirmations(&state, tipHeight: tipHeight, context: context)
         prune(&state, tipHeight: tipHeight, context: context)
-        if let previous, context.entry.wallet == nil,
-            previous.balanceSat != summary.balanceSat
-                || previous.unconfirmedBalanceSat != summary.unconfirmedBalanceSat
-        {
-            events.append(balanceChanged(previous: previous, current: summary, context: context))
-        }
+        events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }
 
@@ -221,11 +216,15 @@ public enum AddressReducer {
     public static func revert(_ state: AddressState, fork: Int, newChain: [Int: String], context: Context)
         -> (AddressState, [NewEvent])
     {
+        let before = state
         var state = state
         var events: [NewEvent] = []
         for txid in state.txs.keys.sorted() {
             guard let tx = state.txs[txid], let height = tx.blockHeight, height > fork else { continue }
             if let hash = tx.blockHash, newChain[height] == hash { continue }
+            // The transaction's amount goes back from the confirmed balance to the unconfirmed one.
+            state.summary?.balanceSat? -= tx.deltaSat
+            state.summary?.unconfirmedBalanceSat? += tx.deltaSat
             events.append(reverted(tx, balance: state.summary?.balanceSat, context: context))
             state.txs[txid] = AddressState.TrackedTx(
                 txid: txid,
@@ -238,6 +237,7 @@ public enum AddressReducer {
             // The summary no longer stands: the next poll takes the provider's without the staleness check.
             state.summary?.txCount = nil
         }
+        events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }
 

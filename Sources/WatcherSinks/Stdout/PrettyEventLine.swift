@@ -2,8 +2,9 @@ import Foundation
 import WatcherCore
 import WatcherJSON
 
-/// The human form of an event: time, type, subject and the data that matters. Balance changes (an address's or a
-/// wallet's) show the confirmed and unconfirmed balances with their own changes (see ``BalanceChangeLine``).
+/// The human form of an event: time, type, subject and the data that matters. A wallet's balance change shows the
+/// confirmed and unconfirmed balances with their own changes (see ``BalanceChangeLine``), an address's the step of
+/// one transaction (see ``BalanceStepLine``).
 public enum PrettyEventLine {
     /// Renders one line.
     public static func render(_ event: SinkEvent, color: Bool) -> String {
@@ -16,6 +17,10 @@ public enum PrettyEventLine {
             let balance = BalanceChangeLine(data: data)
         {
             details.append(balance.text)
+        } else if event.type == "address.balance.changed", let data = envelope?["data"],
+            let step = BalanceStepLine(data: data)
+        {
+            details.append(step.text)
         } else if let members = envelope?["data"]?.members {
             let wanted = [
                 "height", "hash", "label", "txid", "deltaBtc", "balanceBtc", "confirmations", "currency", "price",
