@@ -7,7 +7,9 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The built-in provider adapters (`Providers/`, one target each).
-let adapters: [Target.Dependency] = ["BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter"]
+let adapters: [Target.Dependency] = [
+    "BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "BitcoindAdapter",
+]
 
 let package = Package(
     name: "watcher",
@@ -158,6 +160,11 @@ let package = Package(
                 .logging,
             ],
             path: "Providers/Blockbook"
+        ),
+        library(
+            "BitcoindAdapter",
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
+            path: "Providers/Bitcoind"
         ),
         library(
             "RawAddrAdapter",
@@ -385,6 +392,14 @@ let package = Package(
                 "WatcherTesting", .httpTypes, .logging,
             ],
             exclude: ["Fixtures"]
+        ),
+        tests(
+            "BitcoindAdapterTests",
+            [
+                "BitcoindAdapter", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherHTTP",
+                "WatcherJSON", "WatcherPlugins", "WatcherTesting", .httpTypes, .hummingbird,
+            ],
+            resources: [.copy("Fixtures")]
         ),
         tests(
             "WatcherAppTests",
