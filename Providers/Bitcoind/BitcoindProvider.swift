@@ -242,7 +242,8 @@ public struct BitcoindProvider: ChainProvider {
         let what = "transaction \(txid)"
         let node: ProviderHTTP.JSONNode
         var height: Int?
-        if let hint = cache.blockHash(of: txid) {
+        let hint = cache.blockHash(of: txid)
+        if let hint {
             let replies = try await rpc.batch(
                 [
                     ("getrawtransaction", [.string(txid), .number("2"), .string(hint)]),
@@ -255,7 +256,7 @@ public struct BitcoindProvider: ChainProvider {
         } else {
             node = try await lookUp(txid)
         }
-        let transaction = try decoder.transaction(node, height: height, blockHash: nil)
+        let transaction = try decoder.transaction(node, height: height, blockHash: hint)
         guard transaction.txid == txid else {
             throw node.failure("asked for transaction \(txid), got \(transaction.txid)")
         }
