@@ -397,7 +397,7 @@ let package = Package(
             "BitcoindAdapterTests",
             [
                 "BitcoindAdapter", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherHTTP",
-                "WatcherJSON", "WatcherPlugins", "WatcherTesting", .httpTypes, .hummingbird,
+                "WatcherJSON", "WatcherPlugins", "WatcherTesting", "watcher", .httpTypes, .hummingbird,
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -47,7 +47,7 @@ final class BitcoindCredentials: Sendable {
         case .cookie(let path):
             let text: String
             do {
-                text = try String(contentsOfFile: NSString(string: path).expandingTildeInPath, encoding: .utf8)
+                text = try String(contentsOfFile: Self.expandingHome(path), encoding: .utf8)
             } catch {
                 throw ProviderError.unavailable(
                     provider: provider,
@@ -68,6 +68,12 @@ final class BitcoindCredentials: Sendable {
         }
         header.withLock { $0 = value }
         return value
+    }
+
+    /// `path` with a leading `~/` replaced by `$HOME` (the user the daemon runs as).
+    static func expandingHome(_ path: String) -> String {
+        guard path.hasPrefix("~/") else { return path }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
     }
 
     static func basic(_ user: String, _ password: String) -> String {
