@@ -127,9 +127,10 @@ extension Engine {
         }
     }
 
-    /// Whether one of `providers` reads address summaries, so a scanned watch's balances can be filled.
+    /// Whether the first of `providers` reads address summaries, so a scanned watch's balances can be filled (the
+    /// planner decides by the first provider too).
     func canFill(_ providers: [String]) -> Bool {
-        providers.contains { context.chainProviders[$0]?.capabilities.pollsAddresses ?? false }
+        providers.first.flatMap { context.chainProviders[$0] }?.capabilities.pollsAddresses ?? true
     }
 
     /// Whether the chain job of `chain` scans each block for the CLI's accounts.
