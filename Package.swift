@@ -397,7 +397,8 @@ let package = Package(
             "BitcoindAdapterTests",
             [
                 "BitcoindAdapter", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherHTTP",
-                "WatcherJSON", "WatcherPlugins", "WatcherTesting", "watcher", .httpTypes, .hummingbird,
+                "WatcherJSON", "WatcherPlugins", "WatcherTestSupport", "WatcherTesting", "watcher", .httpTypes,
+                .hummingbird,
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -26,6 +26,10 @@ final class RecordedNode: Sendable {
     private let accepted = Mutex<String?>(nil)
     private let log = Mutex<[(method: String, params: String, version: String?, batch: Int)]>([])
     private let httpCount = Mutex(0)
+    private let fault = Mutex<Reply?>(nil)
+
+    /// Answers every RPC request with `reply` from now on (`nil`: the canned answers again).
+    func setFault(_ reply: Reply?) { fault.withLock { $0 = reply } }
 
     init(_ replies: [String: Reply], rest: [String: [UInt8]] = [:], accepting authorization: String? = nil) {
         self.replies = Mutex(replies)
@@ -60,6 +64,7 @@ final class RecordedNode: Sendable {
             return rest[key].map { (200, $0) } ?? (404, Array("Not found".utf8))
         }
         if let wanted = accepted.withLock({ $0 }), wanted != authorization { return (401, []) }
+        if case .http(let code, let bytes)? = fault.withLock({ $0 }) { return (code, bytes) }
         guard let request = try? JSONValue.parse(body) else { return (500, Array("parse error".utf8)) }
         let batch: [JSONValue]
         if case .array(let items) = request { batch = items } else { batch = [request] }
