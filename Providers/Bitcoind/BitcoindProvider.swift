@@ -214,7 +214,12 @@ public struct BitcoindProvider: ChainProvider {
                 throw node.failure("asked for block \(hash), got \((try? node.required("hash").string()) ?? "?")")
             }
             let height = try node.required("height").int()
-            return try node.required("tx").array().map { try decoder.transaction($0, height: height, blockHash: hash) }
+            let time = try node["time"].map { Date(timeIntervalSince1970: TimeInterval(try $0.int64())) }
+            return try node.required("tx").array().map {
+                var transaction = try decoder.transaction($0, height: height, blockHash: hash)
+                transaction.time = transaction.time ?? time
+                return transaction
+            }
         }
         if rest {
             let body = try await rpc.rest("block/\(hash).hex", what: what)

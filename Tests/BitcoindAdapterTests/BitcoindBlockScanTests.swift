@@ -60,6 +60,8 @@ import WatcherTesting
                     let tx = try #require(page.transactions.first)
                     #expect(tx.txid == Self.txid)
                     #expect(tx.blockHeight == 1)
+                    // The block's time: a transaction object of getblock carries none.
+                    #expect(tx.time == Date(timeIntervalSince1970: 1_231_469_665))
                     #expect(
                         tx.inputs == [TxEndpoint(address: "mi7as51dvLJsizWnTMurtRmrP8hG2m1XvD", valueSat: 886_870_000)]
                     )
