@@ -7,7 +7,9 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The built-in provider adapters (`Providers/`, one target each).
-let adapters: [Target.Dependency] = ["BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter"]
+let adapters: [Target.Dependency] = [
+    "BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "BitcoindAdapter",
+]
 
 let package = Package(
     name: "watcher",
@@ -167,6 +169,11 @@ let package = Package(
                 .logging,
             ],
             path: "Providers/Blockbook"
+        ),
+        library(
+            "BitcoindAdapter",
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
+            path: "Providers/Bitcoind"
         ),
         library(
             "RawAddrAdapter",
@@ -397,6 +404,15 @@ let package = Package(
                 "WatcherTesting", .httpTypes, .logging,
             ],
             exclude: ["Fixtures"]
+        ),
+        tests(
+            "BitcoindAdapterTests",
+            [
+                "BitcoindAdapter", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherHTTP",
+                "WatcherJSON", "WatcherPlugins", "WatcherTestSupport", "WatcherTesting", "watcher", .httpTypes,
+                .hummingbird,
+            ],
+            resources: [.copy("Fixtures")]
         ),
         tests(
             "WatcherAppTests",

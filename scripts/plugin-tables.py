@@ -13,8 +13,11 @@ for plugin in catalog["plugins"]:
     print(plugin["summary"] + "\n")
     if "defaultRateLimit" in plugin:
         limit = plugin["defaultRateLimit"]
-        print(f"Default rate limit: {limit['requests']} per {limit['per']}, burst {limit['burst']}, "
-              f"concurrency {limit['concurrency']}.\n")
+        if limit["requests"] == 0:
+            print(f"Default rate limit: no request budget, concurrency {limit['concurrency']}.\n")
+        else:
+            print(f"Default rate limit: {limit['requests']} per {limit['per']}, burst {limit['burst']}, "
+                  f"concurrency {limit['concurrency']}.\n")
     for preset, limit in plugin.get("presetRateLimits", {}).items():
         print(f"- preset `{preset}`: {limit['requests']} per {limit['per']}, burst {limit['burst']}, "
               f"concurrency {limit['concurrency']}")

@@ -52,6 +52,10 @@ extension Engine {
         case .addresses(let chain, let watch, let strategy):
             let book = self.book(chain)
             var driver = AddressDriver(chain: chain, providers: job.providers, context: context)
+            if strategy == .scan, !canFill(job.providers) {
+                // A node has no address index: payments come with the blocks, balances before the watch are unknown.
+                return {}
+            }
             if strategy == .scan {
                 // Scanned with each block; this job only fills balances never known, at low priority.
                 driver.priority = .backfill
@@ -72,6 +76,8 @@ extension Engine {
                 // Payments come with each scanned block; this job checks the history of new window addresses.
                 driver.checkOnly = true
                 driver.priority = .backfill
+                // A node has no address index: the window is prepared, the blocks grow it.
+                driver.prepareOnly = !canFill(job.providers)
             }
             return driver.round
         case .accounts(let chain, let refresh):
@@ -119,6 +125,12 @@ extension Engine {
                 context.logger.debug("recovery probe", metadata: ["provider": "\(id)"])
             }
         }
+    }
+
+    /// Whether the first of `providers` reads address summaries, so a scanned watch's balances can be filled (the
+    /// planner decides by the first provider too).
+    func canFill(_ providers: [String]) -> Bool {
+        providers.first.flatMap { context.chainProviders[$0] }?.capabilities.pollsAddresses ?? true
     }
 
     /// Whether the chain job of `chain` scans each block for the CLI's accounts.

@@ -21,8 +21,8 @@ public struct HTTPOptions: Sendable {
         self.headerFields = headerFields
     }
 
-    /// Reads `timeout`, `maxBodyBytes` and `headers` from a plugin's options.
-    public init(from reader: ObjectReader, timeout: Duration = .seconds(15)) {
+    /// Reads `timeout`, `maxBodyBytes` and `headers` from a plugin's options, with the adapter's defaults.
+    public init(from reader: ObjectReader, timeout: Duration = .seconds(15), maxBodyBytes: Int = 8 << 20) {
         self.timeout =
             reader.duration(
                 "timeout",
@@ -33,7 +33,7 @@ public struct HTTPOptions: Sendable {
         self.maxBodyBytes =
             reader.int(
                 "maxBodyBytes",
-                default: 8 << 20,
+                default: maxBodyBytes,
                 range: 1024...(256 << 20),
                 doc: "Largest response body accepted, in bytes."
             )

@@ -60,20 +60,20 @@ extension ConfigErrorTests {
             name: "unknown provider type",
             json: config(providers: #"[{"id": "x", "type": "esplora"}]"#),
             path: "providers[0].type",
-            message: #"unknown provider type "esplora"; known types: blockbook, coindesk, json-price, rawaddr"#
+            message: #"unknown provider type "esplora"; known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
         ),
         Case(
             name: "provider type typo",
             json: config(providers: #"[{"id": "x", "type": "blockbok", "options": {"url": "https://x.example"}}]"#),
             path: "providers[0].type",
             message:
-                #"unknown provider type "blockbok"; did you mean "blockbook"? Known types: blockbook, coindesk, json-price, rawaddr"#
+                #"unknown provider type "blockbok"; did you mean "blockbook"? Known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
         ),
         Case(
             name: "sink type used as provider",
             json: config(providers: #"[{"id": "x", "type": "stdout"}]"#),
             path: "providers[0].type",
-            message: #"unknown provider type "stdout"; known types: blockbook, coindesk, json-price, rawaddr"#
+            message: #"unknown provider type "stdout"; known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
         ),
         Case(
             name: "ftp url",

@@ -18,6 +18,7 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: """
             Queries and the fields of their JSON answers:
               tip                        height, hash
+              health                     healthy, reason, bestHeight
               block <height|hash>        hash, height, time, merkleRoot, nonce,
                                          txCount, previousHash
               address <addr|bitcoin:URI> address, balanceSat, totalReceivedSat,
@@ -39,7 +40,7 @@ struct ProbeCommand: AsyncParsableCommand {
     @Argument(help: "The id of a provider in the config.")
     var provider: String
 
-    @Argument(help: "The query: tip, block, address, txs, tx or price, and its arguments.")
+    @Argument(help: "The query: tip, health, block, address, txs, tx or price, and its arguments.")
     var query: [String] = []
 
     @Option(help: "How many transactions `txs` lists.")
@@ -48,6 +49,7 @@ struct ProbeCommand: AsyncParsableCommand {
     /// A parsed query; parsing validates addresses, heights and txids before any request.
     enum Query: Equatable {
         case tip
+        case health
         case block(BlockID)
         case address(String)
         case transactions(String)
@@ -56,7 +58,8 @@ struct ProbeCommand: AsyncParsableCommand {
 
         init(_ words: [String]) throws(CommandFailure) {
             let usage =
-                "expected a query: tip | block <height|hash> | address <addr> | txs <addr> | tx <txid> | price [CUR…]"
+                "expected a query: tip | health | block <height|hash> | address <addr> | txs <addr> | tx <txid> | "
+                + "price [CUR…]"
             guard let verb = words.first else { throw .usage(usage) }
             let rest = Array(words.dropFirst())
             func one(_ what: String) throws(CommandFailure) -> String {
@@ -65,6 +68,7 @@ struct ProbeCommand: AsyncParsableCommand {
             }
             switch verb {
             case "tip" where rest.isEmpty: self = .tip
+            case "health" where rest.isEmpty: self = .health
             case "block":
                 let text = try one("height or hash")
                 guard let id = BlockID(text) else {
@@ -165,6 +169,13 @@ struct ProbeCommand: AsyncParsableCommand {
         case .tip:
             let tip = try await chain.tip()
             return .object([.init("height", .number("\(tip.height)")), .init("hash", .string(tip.hash))])
+        case .health:
+            let health = try await chain.health()
+            return .object([
+                .init("healthy", .bool(health.isHealthy)),
+                .init("reason", health.reason.map(JSONValue.string) ?? .null),
+                .init("bestHeight", health.bestHeight.map { .number("\($0)") } ?? .null),
+            ])
         case .block(let id): return Self.json(try await chain.block(id))
         case .address(let address): return Self.json(try await chain.address(address))
         case .transactions(let address):

@@ -34,7 +34,8 @@ extension ConfigLoader {
             let reader = ObjectReader(value, at: path, context: root.context)
             let id = readID(reader)
             let chain = reader.string("chain", default: "btc", doc: "The chain it serves.")
-            let plugin = readPlugin(reader, id: id, roles: [.chain, .price], what: "provider")
+            var plugin = readPlugin(reader, id: id, roles: [.chain, .price], what: "provider")
+            plugin?.chain = chain
             let fallback =
                 plugin?.optionsRateLimit ?? plugin?.entry.descriptor.defaultRateLimit
                 ?? RateLimit(requests: 60, per: .seconds(60))

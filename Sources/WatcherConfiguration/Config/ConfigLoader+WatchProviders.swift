@@ -8,6 +8,7 @@ extension ConfigLoader {
         _ providerIDs: [String],
         of reader: ObjectReader,
         kind: WatchConfig.Kind?,
+        strategy: WatchConfig.AddressStrategy? = nil,
         currency: String?,
         known: [String: ProviderConfig],
         declared: Set<String>
@@ -48,6 +49,19 @@ extension ConfigLoader {
                 continue
             }
             let missing = kind.requiredChainCapabilities.subtracting(provider.chainCapabilities)
+            // A node without an address index serves address and wallet watches by scanning its blocks.
+            if kind == .address || kind == .wallet, !missing.isEmpty,
+                provider.chainCapabilities.isSuperset(of: .blockScan)
+            {
+                if strategy == .poll {
+                    context.error(
+                        reader.path.key("strategy"),
+                        "\(name) has no address index, so it cannot poll addresses: use \"scan\" or \"auto\" "
+                            + "(its blocks are scanned)"
+                    )
+                }
+                continue
+            }
             if !missing.isEmpty {
                 context.error(
                     path,

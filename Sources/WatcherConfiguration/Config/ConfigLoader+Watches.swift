@@ -74,6 +74,7 @@ extension ConfigLoader {
             providerIDs,
             of: reader,
             kind: kind,
+            strategy: kindReader.strategy,
             currency: kindReader.currency,
             known: known,
             declared: declared

@@ -15,6 +15,13 @@ extension WatchConfig.Kind {
 }
 
 extension ChainCapabilities {
+    /// What a provider without an address index (a `bitcoind` node) needs to serve `address` and `wallet` watches
+    /// by scanning every block instead: the tip, headers and block transactions.
+    public static let blockScan: ChainCapabilities = [.tip, .block, .blockTransactions]
+
+    /// Whether address and wallet watches can poll this provider (it reads address summaries).
+    public var pollsAddresses: Bool { isSuperset(of: [.address, .addressTransactions]) }
+
     /// What each capability serves, in words, for `watcher check` messages: `["block headers"]`.
     public var phrases: [String] {
         let words: [(ChainCapabilities, String)] = [

@@ -48,13 +48,17 @@ public struct PluginInstance: Sendable {
     let options: any Sendable
     /// The plugin's options as `watcher check` shows them.
     public var resolvedOptions: JSONValue
+    /// The `chain` of a provider entry, handed to the plugin in its ``PluginContext``; `nil` for sinks.
+    public var chain: String?
 
     /// The rate limit the options imply (e.g. a price feed preset), if any.
     public var optionsRateLimit: RateLimit? { (options as? any ProviderOptions)?.defaultRateLimit }
 
     /// Builds the chain provider, if the plugin has one.
     public func makeChainProvider(context: PluginContext) throws -> (any ChainProvider)? {
-        try entry.chain?(id, options, context)
+        var context = context
+        context.chain = context.chain ?? chain
+        return try entry.chain?(id, options, context)
     }
 
     /// Builds the price provider, if the plugin has one.

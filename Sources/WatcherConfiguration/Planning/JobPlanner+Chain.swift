@@ -69,7 +69,8 @@ extension JobPlanner {
                         providers: watch.providers,
                         every: watch.every,
                         requestsPerHour: 0,
-                        detail: "scanned with each block; balances filled once at low priority (\(how)); " + choice,
+                        detail: "scanned with each block; "
+                            + (noIndexText(watch) ?? "balances filled once at low priority (\(how))") + "; " + choice,
                         whileFollowing: false
                     )
                 )
@@ -179,17 +180,31 @@ extension JobPlanner {
     }
 
     /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
-    func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?) {
+    func costs(_ watch: WatchConfig) -> (poll: Double?, scan: Double?) {
         let (requests, _) = roundCost(addressCount(watch), on: watch.providers.first)
-        let poll = Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour)
+        let poll = canPoll(watch) ? Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour) : nil
         let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
         return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
+    }
+
+    /// Whether the watch's first provider reads address summaries and histories (a node does not: it scans).
+    func canPoll(_ watch: WatchConfig) -> Bool {
+        watch.providers.first.flatMap { config.provider($0) }?.chainCapabilities.pollsAddresses ?? true
+    }
+
+    /// What a scanned watch on a provider without an address index cannot know, for `watcher check`.
+    func noIndexText(_ watch: WatchConfig) -> String? {
+        guard !canPoll(watch) else { return nil }
+        return "no balance fill: \(watch.providers.first ?? "?") has no address index, so payments before the watch "
+            + "started and the starting balances are not known (payments from its start are)"
     }
 
     /// `auto` polls while polling fits in half the provider's budget (polling also sees the mempool), and scans
     /// beyond that: then the cost grows with blocks, not addresses.
     func strategy(_ watch: WatchConfig) -> WatchConfig.AddressStrategy {
         let (poll, scan) = costs(watch)
+        // A provider without an address index (a node) can only scan.
+        guard let poll else { return .scan }
         switch watch.strategy {
         case .poll: return .poll
         case .scan: return scan == nil ? .poll : .scan
@@ -202,7 +217,9 @@ extension JobPlanner {
 
     func choiceText(_ watch: WatchConfig, picked: WatchConfig.AddressStrategy) -> String {
         let (poll, scan) = costs(watch)
-        var text = "poll \(Int(poll.rounded()))/h (mempool and blocks within \(watch.every.configText))"
+        var text =
+            poll.map { "poll \(Int($0.rounded()))/h (mempool and blocks within \(watch.every.configText))" }
+            ?? "poll n/a (\(watch.providers.first ?? "?") has no address index)"
         text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
         if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
             text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
@@ -261,7 +278,7 @@ extension JobPlanner {
                 every: watch.every,
                 requestsPerHour: 0,
                 detail: "scanned with each block against the script index (the same requests for 1 or 100 wallets); "
-                    + sync + " at low priority; " + choice,
+                    + (noIndexText(watch) ?? sync + " at low priority") + "; " + choice,
                 whileFollowing: false
             )
         }

@@ -8,11 +8,15 @@ public struct PluginContext: Sendable {
     public var logger: Logger
     /// The data directory (file sinks resolve relative paths against the working directory, not this).
     public var dataDirectory: String
+    /// The `chain` of the provider being built (`btc`, `btc-testnet4`, …), set by the plugin instance of a provider
+    /// entry; `nil` for sinks and for contexts made outside a config. A node adapter checks the node's chain by it.
+    public var chain: String?
 
     /// Creates a context.
-    public init(http: any HTTPFetching, logger: Logger, dataDirectory: String) {
+    public init(http: any HTTPFetching, logger: Logger, dataDirectory: String, chain: String? = nil) {
         self.http = http
         self.logger = logger
         self.dataDirectory = dataDirectory
+        self.chain = chain
     }
 }

@@ -21,6 +21,9 @@ struct WalletDriver: Sendable {
     var checkOnly = false
     /// The priority of its requests.
     var priority: RequestPriority = .refresh
+    /// `true`: the round only prepares the window (a scanned wallet on providers without an address index, whose
+    /// window the scanned blocks grow).
+    var prepareOnly = false
 
     /// Most passes a round makes (each grows the window by at least one address).
     static let maxPasses = 10_000
@@ -28,6 +31,7 @@ struct WalletDriver: Sendable {
     /// One round: prepare, then passes until the window stops growing.
     func round() async throws {
         try await prepare()
+        if prepareOnly { return }
         var all = !checkOnly
         for _ in 0..<Self.maxPasses {
             guard try await pass(all: all) else { return }
