@@ -73,6 +73,7 @@ extension Engine {
                 driver.checkOnly = true
                 driver.priority = .backfill
             }
+            if strategy == .xpub { return driver.xpubRound }
             return driver.round
         case .accounts(let chain, let refresh):
             return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)

@@ -178,32 +178,49 @@ extension JobPlanner {
         return settings.walletWindows[watch.id] ?? branches * watch.gap
     }
 
-    /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
-    func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?) {
+    /// Requests per hour of following `watch` by polling, by scanning (nil when its providers cannot) and by the
+    /// wallet summary (nil unless a single-key wallet whose first provider serves it).
+    func costs(_ watch: WatchConfig) -> (poll: Double, scan: Double?, xpub: Double?) {
         let (requests, _) = roundCost(addressCount(watch), on: watch.providers.first)
-        let poll = Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour)
+        let rounds = Self.perHour(watch.every) + settings.blocksPerHour
+        let poll = Double(requests) * rounds
         let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
-        return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
+        let canXpub =
+            watch.kind == .wallet && watch.wallet?.isSingleKey == true
+            && watch.providers.first.map { has($0, .walletSummary) } == true
+        return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil, canXpub ? rounds : nil)
     }
 
-    /// `auto` polls while polling fits in half the provider's budget (polling also sees the mempool), and scans
-    /// beyond that: then the cost grows with blocks, not addresses.
+    /// `auto` takes the wallet summary when it is no dearer than polling and fits in half the provider's budget (it
+    /// sees the mempool as polling does, in one request); else polls while polling fits in half the budget (polling
+    /// also sees the mempool), and scans beyond that: then the cost grows with blocks, not addresses.
     func strategy(_ watch: WatchConfig) -> WatchConfig.AddressStrategy {
-        let (poll, scan) = costs(watch)
+        let (poll, scan, xpub) = costs(watch)
+        let half =
+            (watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin.requestsPerHour
+                ?? .infinity) / 2
         switch watch.strategy {
         case .poll: return .poll
         case .scan: return scan == nil ? .poll : .scan
+        case .xpub: return xpub == nil ? .poll : .xpub
         case .auto:
+            if let xpub, xpub <= poll, xpub <= half { return .xpub }
             guard scan != nil else { return .poll }
-            let budget = watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin
-            return poll <= (budget?.requestsPerHour ?? .infinity) / 2 ? .poll : .scan
+            return poll <= half ? .poll : .scan
         }
     }
 
     func choiceText(_ watch: WatchConfig, picked: WatchConfig.AddressStrategy) -> String {
-        let (poll, scan) = costs(watch)
+        let (poll, scan, xpub) = costs(watch)
         var text = "poll \(Int(poll.rounded()))/h (mempool and blocks within \(watch.every.configText))"
         text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
+        if watch.kind == .wallet {
+            text +=
+                xpub.map {
+                    ", xpub \(Int($0.rounded()))/h (1 request per round, mempool and blocks within "
+                        + "\(watch.every.configText))"
+                } ?? ", xpub n/a"
+        }
         if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
             text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
         } else {
@@ -253,6 +270,19 @@ extension JobPlanner {
             : "a window of \(count) addresses (gap \(watch.gap))"
         let sync = "initial sync: \(how) for \(window), more as payments grow it"
         let choice = choiceText(watch, picked: picked)
+        if picked == .xpub {
+            return .init(
+                name: "watch \(watch.id)",
+                work: .wallet(chain: chain, watch: watch.id, strategy: .xpub),
+                providers: watch.providers,
+                every: watch.every,
+                requestsPerHour: Self.perHour(watch.every) + settings.blocksPerHour,
+                detail: "1 wallet-summary request every \(watch.every.configText) and after each new block, for "
+                    + "both branches up to the last used address + gap (more pages only past 1000 new "
+                    + "transactions); " + choice,
+                whileFollowing: false
+            )
+        }
         if picked == .scan {
             return .init(
                 name: "watch \(watch.id)",
