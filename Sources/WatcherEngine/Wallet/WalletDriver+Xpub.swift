@@ -31,8 +31,9 @@ extension WalletDriver {
         for branch in wallet.branches {
             guard let upTo = state[branch].derivedUpTo else { continue }
             let confirmed = known.compactMap { stored -> Int? in
+                // Used in a block: a confirmed transaction known, or a confirmed count (settled ones are pruned).
                 guard let ref = stored.wallet, ref.branch == branch,
-                    stored.txs.values.contains(where: { $0.blockHeight != nil })
+                    stored.txs.values.contains(where: { $0.blockHeight != nil }) || (stored.summary?.txCount ?? 0) > 0
                 else { return nil }
                 return ref.index
             }
