@@ -399,7 +399,8 @@ let package = Package(
         tests(
             "ProviderTests",
             [
-                "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter", "WatcherConfiguration",
+                "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter", "WatcherBitcoin",
+                "WatcherConfiguration",
                 "WatcherCore", "WatcherFixtures", "WatcherFuzzing", "WatcherHTTP", "WatcherPlugins", "WatcherSimnet",
                 "WatcherTesting", .httpTypes, .logging,
             ],

@@ -57,8 +57,10 @@ public enum BlockbookPlugin: ProviderPlugin {
 
     public static let descriptor = PluginDescriptor.provider(
         type: "blockbook",
-        summary: "Trezor Blockbook REST v2: tip, blocks, addresses, transactions, and fiat tickers.",
-        chain: [.status, .tip, .block, .blockTransactions, .address, .addressTransactions, .transaction],
+        summary: "Trezor Blockbook REST v2: tip, blocks, addresses, wallets (xpub), transactions, and fiat tickers.",
+        chain: [
+            .status, .tip, .block, .blockTransactions, .address, .addressTransactions, .transaction, .walletSummary,
+        ],
         prices: true,
         defaultRateLimit: RateLimit(requests: 20, per: .seconds(60), burst: 20, concurrency: 4),
         requestsPerTip: 2

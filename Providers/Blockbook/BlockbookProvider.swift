@@ -110,6 +110,21 @@ public struct BlockbookProvider: ChainProvider, PriceProvider {
         return result
     }
 
+    /// `GET /api/v2/xpub/<descriptor>?details=txs&tokens=used&gap=&page=&pageSize=`: the used addresses with their
+    /// paths and balances, and one page of transactions (mempool ones first on page 1). One request.
+    public func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary {
+        guard page >= 1 else { throw ProviderError.badRequest(provider: id, detail: "page \(page) is below 1") }
+        let node = try await fetch(
+            "/api/v2/xpub/\(ProviderHTTP.escape(descriptor))",
+            query: [
+                ("details", "txs"), ("tokens", "used"), ("gap", "\(min(max(1, gap), 10_000))"), ("page", "\(page)"),
+                ("pageSize", "\(min(max(1, pageSize), 1000))"),
+            ],
+            what: "wallet"
+        )
+        return try decoder.walletSummary(node, descriptor: descriptor)
+    }
+
     public func transaction(_ txid: String) async throws -> ChainTransaction {
         let node = try await fetch("/api/v2/tx/\(ProviderHTTP.escape(txid))", what: "transaction \(txid)")
         let transaction = try decoder.transaction(node)

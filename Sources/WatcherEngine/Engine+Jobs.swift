@@ -79,6 +79,7 @@ extension Engine {
                 // A node has no address index: the window is prepared, the blocks grow it.
                 driver.prepareOnly = !canFill(job.providers)
             }
+            if strategy == .xpub { return driver.xpubRound }
             return driver.round
         case .accounts(let chain, let refresh):
             return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)

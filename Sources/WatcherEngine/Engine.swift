@@ -129,7 +129,7 @@ public struct Engine: Service {
     /// could have changed, and a chain's tip job polls at once when its push connection reports a block.
     func wakesOnBlock(_ job: JobPlan.Job) -> BlockWakeup? {
         switch job.work {
-        case .addresses(let chain, _, .poll), .wallet(let chain, _, .poll): wakeups[chain]
+        case .addresses(let chain, _, .poll), .wallet(let chain, _, .poll), .wallet(let chain, _, .xpub): wakeups[chain]
         case .chain(let chain, _, _, _, _, _): pushStates[chain]?.tipWake
         default: nil
         }

@@ -84,6 +84,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         _ = try? decoder.summary(node, address: "bc1qfuzz")
         _ = try? decoder.history(node, address: "bc1qfuzz")
         _ = try? decoder.quotes(node, currencies: ["USD", "GBP", "EUR"])
+        // The echoed descriptor as the one asked, so that the rest of the body is read too.
+        let echoed = (try? node["address"]?.string()) ?? "fuzz"
+        _ = try? decoder.walletSummary(node, descriptor: echoed)
     }
 
     static func rawaddr(_ bytes: [UInt8]) {

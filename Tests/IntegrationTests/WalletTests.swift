@@ -13,7 +13,8 @@ import WatcherTesting
 
 @testable import WatcherApp
 
-/// A `wallet` watch run by the real runtime against the simnet over loopback, scanned and polled: payments at the
+/// A `wallet` watch run by the real runtime against the simnet over loopback, scanned, polled and by Blockbook's
+/// xpub endpoint: payments at the
 /// gap's edges, two in one block beyond the first window, one beyond every window, one that arrived before the
 /// window reached its address, a spend with its change, and a payment to an address from `wallets next`. Each is
 /// announced once with the right `data.wallet`, and the wallet's balance is the simnet's, to the satoshi.
@@ -96,9 +97,9 @@ struct WalletTests {
         }
     }
 
-    @Test(arguments: ["scan", "poll"])
+    @Test(arguments: ["scan", "poll", "xpub"])
     func paymentsAcrossTheGapAreAnnouncedOnceEach(strategy: String) async throws {
-        let polled = strategy == "poll"
+        let polled = strategy != "scan"
         try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
             let config = try Self.config(simnet, data, strategy: strategy)
             try await EngineIntegrationTests.running(config, client: client) { store in
@@ -190,9 +191,10 @@ struct WalletTests {
         }
     }
 
-    @Test func aMempoolPaymentMovesAPolledWalletsBalanceFromUnconfirmedToConfirmed() async throws {
+    @Test(arguments: ["poll", "xpub"])
+    func aMempoolPaymentMovesAPolledWalletsBalanceFromUnconfirmedToConfirmed(strategy: String) async throws {
         try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
-            let config = try Self.config(simnet, data, strategy: "poll")
+            let config = try Self.config(simnet, data, strategy: strategy)
             try await EngineIntegrationTests.running(config, client: client) { store in
                 try await eventually("the initial sync") { try Self.state(store)?.change.checkedUpTo == 2 }
                 let address = try Self.address(.receive, 1)
@@ -283,7 +285,7 @@ struct WalletTests {
     /// A reorg takes a wallet's payment out of its block: `address.tx.reverted` with its `data.wallet`, then its fate
     /// (confirmed again, back in the mempool, or replaced) is announced, and the wallet's balance ends at the
     /// simnet's truth. The window does not shrink.
-    @Test(arguments: ["scan", "poll"])
+    @Test(arguments: ["scan", "poll", "xpub"])
     func aReorgRevertsAWalletPaymentAndTheBalanceFollows(strategy: String) async throws {
         try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
             let config = try Self.config(simnet, data, strategy: strategy)

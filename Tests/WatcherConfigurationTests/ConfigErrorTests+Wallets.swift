@@ -142,6 +142,34 @@ extension ConfigErrorTests {
             path: "watches[0].gap",
             message: #""gap" belongs to wallet watches, not address"#
         ),
+        Case(
+            name: "xpub strategy on an address watch",
+            json: watch(
+                #"{"id": "a", "type": "address", "providers": ["bb"], "addresses": ["bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"], "strategy": "xpub"}"#
+            ),
+            path: "watches[0].strategy",
+            message: #""xpub" is for wallet watches; an address watch takes auto, poll or scan"#
+        ),
+        Case(
+            name: "xpub strategy for a multisig wallet",
+            json: wallet(
+                #""strategy": "xpub", "descriptor": "wsh(sortedmulti(1,\#(WalletKeys.account84)/<0;1>/*,\#(WalletKeys.account86)/<0;1>/*))""#
+            ),
+            path: "watches[0].strategy",
+            message: "\"xpub\" takes a single-key wallet (pkh, sh(wpkh), wpkh, tr or a bare xpub/ypub/zpub); a "
+                + "multisig p2wsh wallet is followed with poll or scan"
+        ),
+        Case(
+            name: "xpub strategy on a provider without wallet summaries",
+            json: config(
+                providers: #"[{"id": "ra", "type": "rawaddr", "options": {}}]"#,
+                watches:
+                    #"[{"id": "shop", "type": "wallet", "providers": ["ra"], "strategy": "xpub", "xpub": "\#(WalletKeys.zpub)"}]"#
+            ),
+            path: "watches[0].providers[0]",
+            message: "provider \"ra\" (rawaddr) cannot serve the xpub strategy: it lacks wallet summaries (use poll "
+                + "or scan, or a provider such as blockbook)"
+        ),
     ]
 
     @Test func aMasterKeyIsAWarning() throws {

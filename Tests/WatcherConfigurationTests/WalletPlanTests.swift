@@ -31,17 +31,37 @@ struct WalletPlanTests {
         #expect(job.requestsPerHour == 40 * (30 + 6))
     }
 
+    /// Multisig: Blockbook's xpub endpoint does not take it, so auto picks between poll and scan.
+    static let multisig = "wsh(sortedmulti(1,\(WalletKeys.account84)/<0;1>/*,\(WalletKeys.account86)/<0;1>/*))"
+
     @Test func autoPicksScanForABigWindowAndPollForASmallOne() throws {
         let small = try Self.load(
-            #"[{"id": "s", "type": "wallet", "providers": ["bb"], "xpub": "\#(WalletKeys.zpub)", "gap": 1, "every": "1h"}]"#,
+            #"[{"id": "s", "type": "wallet", "providers": ["bb"], "descriptor": "\#(Self.multisig)", "gap": 1, "every": "1h"}]"#,
             providers:
                 #"[{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example"}, "rateLimit": {"requests": 600, "per": "1m"}}]"#
         )
         #expect(JobPlan(config: small).jobs.contains { $0.work == .wallet(chain: "btc", watch: "s", strategy: .poll) })
         let big = try Self.load(
-            #"[{"id": "b", "type": "wallet", "providers": ["bb"], "xpub": "\#(WalletKeys.zpub)", "gap": 1000}]"#
+            #"[{"id": "b", "type": "wallet", "providers": ["bb"], "descriptor": "\#(Self.multisig)", "gap": 1000}]"#
         )
         #expect(JobPlan(config: big).jobs.contains { $0.work == .wallet(chain: "btc", watch: "b", strategy: .scan) })
+    }
+
+    /// A single-key wallet on Blockbook: one xpub request per round whatever the window, so auto takes it for a
+    /// window of 2 as for one of 2,000, and check prints the three costs.
+    @Test func autoPicksXpubWhereTheProviderServesIt() throws {
+        for gap in [1, 1000] {
+            let config = try Self.load(
+                #"[{"id": "w", "type": "wallet", "providers": ["bb"], "xpub": "\#(WalletKeys.zpub)", "gap": \#(gap)}]"#
+            )
+            let job = try #require(JobPlan(config: config).jobs.first { $0.name == "watch w" })
+            #expect(job.work == .wallet(chain: "btc", watch: "w", strategy: .xpub))
+            // Every 2 minutes (30 an hour) and after each of ~6 blocks an hour.
+            #expect(job.requestsPerHour == 30 + 6)
+            #expect(job.detail.contains("xpub 36/h (1 request per round"), "\(job.detail)")
+            #expect(job.detail.contains("auto picks xpub"))
+            #expect(job.detail.contains("poll \(2 * gap * 36)/h"), "\(job.detail)")
+        }
     }
 
 }

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
 import WatcherSimnet
@@ -103,6 +105,32 @@ struct ShapeParityTests {
             for fixture in ["blockbook/address-txs.json", "blockbook/address-txs-ltc-mainnet.json"] {
                 try await expectParity(fixture: fixture, paths: ["\(base)?details=txs"], simnet: simnet)
             }
+        }
+    }
+
+    @Test func blockbookXpub() async throws {
+        try await Simnet.with(Self.configuration) { simnet in
+            let zpub = XpubEndpointTests.zpub
+            let wallet = try WalletDescriptor(parsing: zpub, network: .mainnet)
+            // Payments in and out of the wallet, so that tokens have balances and some outputs are spent.
+            let first = try wallet.address(.receive, index: 0).address.string
+            let change = try wallet.address(.change, index: 2).address.string
+            _ = try await simnet.pay(to: first, amountSat: 90_000)
+            try await simnet.mine(count: 1)
+            let outside = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+            _ = try await simnet.pay(to: outside, amountSat: 20_000, from: first, change: change)
+            try await simnet.mine(count: 1)
+            // The change (output 1) spent in turn: an input with a non-zero `vout`, which Blockbook omits when 0.
+            _ = try await simnet.pay(to: outside, amountSat: 10_000, from: change)
+            try await simnet.mine(count: 1)
+            let escaped = zpub.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? zpub
+            let base = "/api/v2/xpub/\(escaped)"
+            try await expectParity(
+                fixture: "blockbook/xpub-zpub-mainnet-txs.json",
+                paths: ["\(base)?details=txs&pageSize=10"],
+                simnet: simnet
+            )
+            try await expectParity(fixture: "blockbook/xpub-txids.json", paths: [base], simnet: simnet)
         }
     }
 

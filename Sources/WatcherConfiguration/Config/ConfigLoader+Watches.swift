@@ -82,6 +82,7 @@ extension ConfigLoader {
         guard let id, let kind, let every else { return nil }
         var watch = WatchConfig(id: id, kind: kind, chain: chain ?? "", providers: providerIDs, every: every)
         kindReader.apply(to: &watch)
+        checkStrategy(watch, reader: reader, known: known)
         return watch
     }
 }

@@ -113,7 +113,8 @@ struct WatchFieldsReader {
             "strategy",
             WatchConfig.AddressStrategy.allCases.map(\.rawValue),
             default: "auto",
-            doc: "auto, poll (per address, sees the mempool) or scan (each block once; cost per block)."
+            doc: "auto, poll (per address, sees the mempool), scan (each block once; cost per block) or xpub (wallet "
+                + "watches: one wallet-summary request per round, e.g. Blockbook's /api/v2/xpub)."
         ).flatMap(WatchConfig.AddressStrategy.init(rawValue:))
 
         readWallet(reader, wanted: wants("descriptor"), chain: chain)

@@ -28,7 +28,7 @@ extension ChainCapabilities {
             (.tip, "the chain tip"), (.block, "block headers"), (.blockTransactions, "block transaction lists"),
             (.address, "address summaries"), (.addressTransactions, "address histories"),
             (.transaction, "transaction lookups"), (.addressBatch, "batched address summaries"),
-            (.status, "a sync status"),
+            (.status, "a sync status"), (.walletSummary, "wallet summaries (xpub)"),
         ]
         return words.filter { contains($0.0) }.map(\.1)
     }

@@ -179,12 +179,18 @@ extension JobPlanner {
         return settings.walletWindows[watch.id] ?? branches * watch.gap
     }
 
-    /// Requests per hour of following `watch` by polling, and by scanning (nil when its providers cannot).
-    func costs(_ watch: WatchConfig) -> (poll: Double?, scan: Double?) {
+    /// Requests per hour of following `watch` by polling (nil when its first provider has no address index), by
+    /// scanning (nil when its providers cannot) and by the wallet summary (nil unless a single-key wallet whose first
+    /// provider serves it).
+    func costs(_ watch: WatchConfig) -> (poll: Double?, scan: Double?, xpub: Double?) {
         let (requests, _) = roundCost(addressCount(watch), on: watch.providers.first)
-        let poll = canPoll(watch) ? Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour) : nil
+        let rounds = Self.perHour(watch.every) + settings.blocksPerHour
+        let poll = canPoll(watch) ? Double(requests) * rounds : nil
         let canScan = watch.providers.contains { has($0, .blockTransactions) && has($0, .block) }
-        return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil)
+        let canXpub =
+            watch.kind == .wallet && watch.wallet?.isSingleKey == true
+            && watch.providers.first.map { has($0, .walletSummary) } == true
+        return (poll, canScan ? settings.blocksPerHour * Double(JobPlan.pagesPerBlock) : nil, canXpub ? rounds : nil)
     }
 
     /// Whether the watch's first provider reads address summaries and histories (a node does not: it scans).
@@ -199,28 +205,40 @@ extension JobPlanner {
             + "started and the starting balances are not known (payments from its start are)"
     }
 
-    /// `auto` polls while polling fits in half the provider's budget (polling also sees the mempool), and scans
-    /// beyond that: then the cost grows with blocks, not addresses.
+    /// `auto` takes the wallet summary when it is no dearer than polling and fits in half the provider's budget (it
+    /// sees the mempool as polling does, in one request); else polls while polling fits in half the budget (polling
+    /// also sees the mempool), and scans beyond that: then the cost grows with blocks, not addresses. A provider
+    /// without an address index (a node) can only scan.
     func strategy(_ watch: WatchConfig) -> WatchConfig.AddressStrategy {
-        let (poll, scan) = costs(watch)
-        // A provider without an address index (a node) can only scan.
+        let (poll, scan, xpub) = costs(watch)
         guard let poll else { return .scan }
+        let half =
+            (watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin.requestsPerHour
+                ?? .infinity) / 2
         switch watch.strategy {
         case .poll: return .poll
         case .scan: return scan == nil ? .poll : .scan
+        case .xpub: return xpub == nil ? .poll : .xpub
         case .auto:
+            if let xpub, xpub <= poll, xpub <= half { return .xpub }
             guard scan != nil else { return .poll }
-            let budget = watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin
-            return poll <= (budget?.requestsPerHour ?? .infinity) / 2 ? .poll : .scan
+            return poll <= half ? .poll : .scan
         }
     }
 
     func choiceText(_ watch: WatchConfig, picked: WatchConfig.AddressStrategy) -> String {
-        let (poll, scan) = costs(watch)
+        let (poll, scan, xpub) = costs(watch)
         var text =
             poll.map { "poll \(Int($0.rounded()))/h (mempool and blocks within \(watch.every.configText))" }
             ?? "poll n/a (\(watch.providers.first ?? "?") has no address index)"
         text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
+        if watch.kind == .wallet {
+            text +=
+                xpub.map {
+                    ", xpub \(Int($0.rounded()))/h (1 request per round, mempool and blocks within "
+                        + "\(watch.every.configText))"
+                } ?? ", xpub n/a"
+        }
         if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
             text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
         } else {
@@ -254,42 +272,6 @@ extension JobPlanner {
             every: .seconds(1),
             requestsPerHour: 0,
             detail: detail,
-            whileFollowing: false
-        )
-    }
-}
-
-/// The job of a `wallet` watch.
-extension JobPlanner {
-    func walletJob(_ watch: WatchConfig, chain: String, picked: WatchConfig.AddressStrategy) -> JobPlan.Job {
-        let count = addressCount(watch)
-        let (requests, how) = roundCost(count, on: watch.providers.first)
-        let window =
-            settings.walletWindows[watch.id] == nil
-            ? "a first window of \(count) addresses (gap \(watch.gap) per branch)"
-            : "a window of \(count) addresses (gap \(watch.gap))"
-        let sync = "initial sync: \(how) for \(window), more as payments grow it"
-        let choice = choiceText(watch, picked: picked)
-        if picked == .scan {
-            return .init(
-                name: "watch \(watch.id)",
-                work: .wallet(chain: chain, watch: watch.id, strategy: .scan),
-                providers: watch.providers,
-                every: watch.every,
-                requestsPerHour: 0,
-                detail: "scanned with each block against the script index (the same requests for 1 or 100 wallets); "
-                    + (noIndexText(watch) ?? sync + " at low priority") + "; " + choice,
-                whileFollowing: false
-            )
-        }
-        return .init(
-            name: "watch \(watch.id)",
-            work: .wallet(chain: chain, watch: watch.id, strategy: .poll),
-            providers: watch.providers,
-            every: watch.every,
-            requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
-            detail: "\(how) every \(watch.every.configText) and after each new block over \(window), plus history "
-                + "when a balance changes; " + choice,
             whileFollowing: false
         )
     }

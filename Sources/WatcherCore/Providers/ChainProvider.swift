@@ -19,12 +19,15 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     public static let addressBatch = ChainCapabilities(rawValue: 1 << 6)
     /// A sync-state probe.
     public static let status = ChainCapabilities(rawValue: 1 << 7)
+    /// A whole wallet (an extended key or output descriptor) in one request: used addresses with their paths and
+    /// the transactions (Blockbook's `/api/v2/xpub`); the `xpub` strategy of wallet watches.
+    public static let walletSummary = ChainCapabilities(rawValue: 1 << 8)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
-        ("status", .status),
+        ("status", .status), ("walletSummary", .walletSummary),
     ]
 
     /// The capability names this set holds.
@@ -70,6 +73,10 @@ public protocol ChainProvider: Sendable {
     func addressTransactions(_ address: String, limit: Int, after txid: String?) async throws -> [AddressTx]
     /// One transaction.
     func transaction(_ txid: String) async throws -> ChainTransaction
+    /// One page (1-based, up to `pageSize` confirmed transactions) of a whole wallet: `descriptor` as the provider
+    /// takes it (an output descriptor or a bare extended key), derived up to the last used address plus `gap` on
+    /// each branch.
+    func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }
@@ -104,6 +111,10 @@ extension ChainProvider {
 
     public func transaction(_ txid: String) async throws -> ChainTransaction {
         throw ProviderError.unsupported(provider: id, operation: "transaction")
+    }
+
+    public func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary {
+        throw ProviderError.unsupported(provider: id, operation: "walletSummary")
     }
 }
 

@@ -29,6 +29,18 @@ struct DataRouter: Sendable {
                 pageSize: query.int("pageSize")
             )
         }
+        if let xpub = path.suffix(after: "/api/v2/xpub/") {
+            let query = BlockbookRenderer.XpubQuery(
+                details: .init(parameter: query["details"]),
+                tokens: .init(parameter: query["tokens"]),
+                gap: query.int("gap"),
+                page: query.int("page"),
+                pageSize: query.int("pageSize"),
+                from: query.int("from"),
+                to: query.int("to")
+            )
+            return renderer.xpub(xpub, query: query)
+        }
         if path == "/api/v2/tickers/" {
             return BlockbookRenderer.tickers(prices: world.prices, currency: query["currency"])
         }

@@ -64,7 +64,7 @@ extension BlockbookRenderer {
                 let txs = txids.compactMap { chain.transaction($0) }
                 object.add(
                     "transactions",
-                    .array(txs.map { details == .txs ? json.full($0, own: own) : json.light($0) })
+                    .array(txs.map { details == .txs ? json.full($0, own: [own]) : json.light($0) })
                 )
             case .basic, .tokens, .tokenBalances:
                 break

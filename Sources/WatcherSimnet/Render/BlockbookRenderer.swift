@@ -131,7 +131,8 @@ struct BlockbookRenderer: Sendable {
 /// the end clamped to the last page, `totalPages` at least 1.
 struct Paging: Sendable {
     let page: Int
-    let totalPages: Int
+    /// Total pages; -1 when unknown (a height filter with a full page, as Blockbook answers).
+    var totalPages: Int
     let itemsOnPage: Int
     let range: Range<Int>
 

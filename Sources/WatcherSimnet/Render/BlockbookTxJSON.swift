@@ -8,9 +8,9 @@ import WatcherJSON
 struct BlockbookTxJSON: Sendable {
     let chain: ChainModel
 
-    /// The full transaction. `own` marks inputs/outputs of that address with `isOwn`; mempool
-    /// transactions also carry `rbf`, the confirmation estimate and `coinSpecificData`.
-    func full(_ tx: SimTransaction, own: String? = nil) -> JSONValue {
+    /// The full transaction. `own` marks inputs/outputs of those addresses (one address's, or an xpub's) with
+    /// `isOwn`; mempool transactions also carry `rbf`, the confirmation estimate and `coinSpecificData`.
+    func full(_ tx: SimTransaction, own: Set<String> = []) -> JSONValue {
         let wire = chain.serializer.serialize(tx)
         let location = chain.location(of: tx.txid)
         var object = JSONObjectBuilder()
@@ -53,13 +53,13 @@ struct BlockbookTxJSON: Sendable {
             )
         }
         object.add("vin", .array(vin))
-        object.add("vout", .array(outputs(tx, own: nil, withHex: false)))
+        object.add("vout", .array(outputs(tx, own: [], withHex: false)))
         appendBlockFields(tx, location: chain.location(of: tx.txid), to: &object, estimate: false)
         appendValues(tx, to: &object)
         return object.value
     }
 
-    private func fullInputs(_ tx: SimTransaction, own: String?, scripts: [String]) -> [JSONValue] {
+    private func fullInputs(_ tx: SimTransaction, own: Set<String>, scripts: [String]) -> [JSONValue] {
         if let coinbase = tx.coinbaseScript {
             return [
                 .object([
@@ -78,7 +78,7 @@ struct BlockbookTxJSON: Sendable {
             object.add("n", .integer(n))
             object.add("addresses", .array([.string(input.address)]))
             object.add("isAddress", .bool(true))
-            if input.address == own { object.add("isOwn", .bool(true)) }
+            if own.contains(input.address) { object.add("isOwn", .bool(true)) }
             object.add("value", .satoshiString(input.value))
             // The scriptSig; empty (and so omitted) for native segwit inputs.
             if !scripts[n].isEmpty { object.add("hex", .string(scripts[n])) }
@@ -86,7 +86,7 @@ struct BlockbookTxJSON: Sendable {
         }
     }
 
-    private func outputs(_ tx: SimTransaction, own: String?, withHex: Bool) -> [JSONValue] {
+    private func outputs(_ tx: SimTransaction, own: Set<String>, withHex: Bool) -> [JSONValue] {
         let serializer = chain.serializer
         return tx.outputs.enumerated().map { n, output in
             var object = JSONObjectBuilder()
@@ -97,7 +97,7 @@ struct BlockbookTxJSON: Sendable {
             if let address = output.address {
                 object.add("addresses", .array([.string(address)]))
                 object.add("isAddress", .bool(true))
-                if address == own { object.add("isOwn", .bool(true)) }
+                if own.contains(address) { object.add("isOwn", .bool(true)) }
             } else {
                 object.add("addresses", .array([.string("OP_RETURN \(output.opReturnData ?? "")")]))
                 object.add("isAddress", .bool(false))

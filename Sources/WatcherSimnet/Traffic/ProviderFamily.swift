@@ -34,7 +34,7 @@ public enum ProviderFamily: String, Sendable, Hashable, CaseIterable, Codable {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         switch segments.first {
         case "api":
-            let known = ["block-index", "block", "address", "tx", "tickers"]
+            let known = ["block-index", "block", "address", "xpub", "tx", "tickers"]
             if segments.count >= 3, segments[1] == "v2", known.contains(String(segments[2])) {
                 return "/api/v2/\(segments[2])"
             }

@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import WatcherBitcoin
+import WatcherCore
+import WatcherScheduler
+import WatcherStorage
+
+/// The `xpub` strategy: one wallet-summary request per round (Blockbook's `/api/v2/xpub`) instead of a summary
+/// per address. The summary's transactions are matched by script like a scanned block's, each wallet address
+/// touched goes through ``AddressReducer`` like a polled one, and the window grows in the same commit, so the
+/// events are the same as the other strategies'.
+extension WalletDriver {
+    /// Confirmed transactions per summary page (Blockbook's maximum).
+    static let summaryPageSize = 1000
+    /// Most pages one request sequence reads; past it the round is incomplete (no drop is concluded).
+    static let maxSummaryPages = 10
+
+    /// One round: prepare, then summaries until the provider's window covers the wallet's (a mempool payment near
+    /// the edge grows the window past what the provider derived, as its last used index counts confirmed ones).
+    func xpubRound() async throws {
+        try await prepare()
+        for _ in 0..<Self.maxPasses {
+            guard try await xpubPass() else { return }
+        }
+    }
+
+    /// The gap to ask so that the provider's window (its last confirmed used index, 0 when none, plus the gap)
+    /// reaches every address of the wallet's window, issued ones included.
+    static func requestGap(_ state: WalletState, wallet: WalletBook.Wallet, known: [AddressState]) -> Int {
+        var gap = wallet.gap
+        for branch in wallet.branches {
+            guard let upTo = state[branch].derivedUpTo else { continue }
+            let confirmed = known.compactMap { stored -> Int? in
+                // Used in a block: a confirmed transaction known, or a confirmed count (settled ones are pruned).
+                guard let ref = stored.wallet, ref.branch == branch,
+                    stored.txs.values.contains(where: { $0.blockHeight != nil }) || (stored.summary?.txCount ?? 0) > 0
+                else { return nil }
+                return ref.index
+            }
+            gap = max(gap, upTo - max(0, confirmed.max() ?? 0))
+        }
+        return min(10_000, gap)
+    }
+
+    /// One summary (with its pages) and its commit.
+    /// - Returns: whether the window grew past what the provider derived, so that another summary must be read.
+    func xpubPass() async throws -> Bool {
+        let chain = self.chain
+        let id = wallet.id
+        let read = try context.store.read { txn in
+            (
+                try txn.walletState(chain: chain, wallet: id),
+                try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == id },
+                try txn.tip(chain: chain),
+                try txn.blockHashes(chain: chain)
+            )
+        }
+        guard let state = read.0, state.descriptor == wallet.normalized else { return false }
+        let known = read.1
+        let gap = Self.requestGap(state, wallet: wallet, known: known)
+        let (pages, complete) = try await summaryPages(gap: gap, known: known, tipHeight: read.2?.height)
+        var unconfirmedKnown: [String: WalletAddressRef] = [:]
+        for stored in known where stored.txs.values.contains(where: { $0.blockHeight == nil }) {
+            if let ref = stored.wallet { unconfirmedKnown[stored.address] = ref }
+        }
+        let store = context.store
+        let outcome = try WalletSummaryReader.read(
+            pages,
+            wallet: wallet,
+            state: state,
+            provider: providers.first ?? "?",
+            complete: complete,
+            gap: gap,
+            tipHeight: read.2?.height,
+            unconfirmedKnown: unconfirmedKnown,
+            lookup: { scripts in try store.read { try $0.walletScripts(chain: chain, scripts) } }
+        )
+        let tipBefore = read.2?.hash
+        let hashes = read.3
+        let book = self.book
+        let wallet = self.wallet
+        let now = context.events.now()
+        let logger = context.logger
+        try await context.commit { txn in
+            guard try txn.tip(chain: chain)?.hash == tipBefore else {
+                logger.debug("wallet summary dropped: a block arrived meanwhile", metadata: ["wallet": "\(id)"])
+                return []
+            }
+            var wallets = WalletCommit(
+                chain: chain,
+                book: book,
+                txn: txn,
+                now: now,
+                prices: try txn.prices(),
+                derived: outcome.derived
+            )
+            guard let before = try wallets.state(id) else { return [] }
+            var events: [NewEvent] = []
+            for item in outcome.observed {
+                let stored = try txn.addressState(chain: chain, address: item.address)
+                var address = stored ?? AddressState(chain: chain, address: item.address)
+                address.wallet = item.ref
+                let entry = wallet.entry(address: item.address, ref: item.ref, since: before.since)
+                var reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: hashes, now: now)
+                reducerContext.prices = try txn.prices()
+                let (next, emitted) = AddressReducer.observe(address, item.observation, context: reducerContext)
+                if next != stored { try txn.putAddressState(next) }
+                try wallets.record(item.ref, before: stored, after: next, events: emitted)
+                events += emitted
+            }
+            for (branch, upTo) in outcome.covered { try wallets.checked(id, branch, upTo: upTo) }
+            events += try wallets.finish()
+            return events
+        }
+        let after = try context.store.read { try $0.walletState(chain: chain, wallet: id) }
+        guard let after, after.descriptor == wallet.normalized else { return false }
+        return wallet.branches.contains { branch in
+            (after[branch].derivedUpTo ?? -1) > (outcome.covered[branch] ?? -1)
+                && after[branch].derivedUpTo != state[branch].derivedUpTo
+        }
+    }
+
+    /// Page 1, then further pages while the last one read still holds transactions newer than the newest settled
+    /// known one (a round with more than a page of new transactions).
+    /// - Returns: the pages and whether they hold every transaction newer than the known settled ones.
+    func summaryPages(gap: Int, known: [AddressState], tipHeight: Int?) async throws -> ([WalletSummary], Bool) {
+        let settled = Set(
+            known.flatMap { stored in
+                stored.txs.values.filter { tx in
+                    guard let height = tx.blockHeight, let tipHeight else { return false }
+                    return tipHeight - height + 1 > (wallet.thresholds.max() ?? 1) + wallet.reorgSafety
+                }.map(\.txid)
+            }
+        )
+        let descriptor = wallet.descriptor.descriptor.description
+        var pages: [WalletSummary] = []
+        for page in 1...Self.maxSummaryPages {
+            let summary = try await context.ask(providers, priority) { provider in
+                try await provider.walletSummary(descriptor, gap: gap, page: page, pageSize: Self.summaryPageSize)
+            }
+            // Blockbook clamps pages past the end to the last page: a page that is not the one asked is the end.
+            if summary.page != page { return (pages, true) }
+            pages.append(summary)
+            if summary.isLastPage { return (pages, true) }
+            if summary.transactions.contains(where: { settled.contains($0.txid) }) { return (pages, true) }
+        }
+        return (pages, false)
+    }
+}
