@@ -60,7 +60,8 @@ extension ConfigErrorTests {
             name: "unknown provider type",
             json: config(providers: #"[{"id": "x", "type": "esplora"}]"#),
             path: "providers[0].type",
-            message: #"unknown provider type "esplora"; known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
+            message:
+                #"unknown provider type "esplora"; known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
         ),
         Case(
             name: "provider type typo",
