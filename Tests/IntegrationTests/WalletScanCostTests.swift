@@ -41,6 +41,12 @@ struct WalletScanCostTests {
                     let states = try store.read { try $0.walletStates(chain: "btc") }
                     return states.count == count && states.allSatisfy { $0.change.checkedUpTo == 1 }
                 }
+                // The recent blocks shown at start are fetched from spare budget, a few per round: done before
+                // counting, or their /api/v2/block requests would depend on timing.
+                let blocks = min(20, WatchShapeTests.quiet.chain.initialBlocks)
+                try await eventually(timeout: .seconds(60), "the recent blocks stored for display") {
+                    try store.read { try $0.recentHeaders(chain: "btc", limit: 20) }.count == blocks
+                }
                 await simnet.resetStats()
                 for block in 0..<3 {
                     for index in [2 * block, 2 * block + 1] {

@@ -115,7 +115,12 @@ struct ShapeParityTests {
             // Payments in and out of the wallet, so that tokens have balances and some outputs are spent.
             let first = try wallet.address(.receive, index: 0).address.string
             let change = try wallet.address(.change, index: 2).address.string
-            _ = try await simnet.pay(to: first, amountSat: 90_000)
+            // Paid from a legacy address: its input has a scriptSig, so `vin[].hex` appears (Blockbook omits it
+            // when empty, as it is for a segwit input).
+            let legacy = try #require(
+                await simnet.addresses().first { $0.kind == .p2pkh && $0.funded && $0.confirmedBalanceSat > 200_000 }
+            )
+            _ = try await simnet.pay(to: first, amountSat: 90_000, from: legacy.address)
             try await simnet.mine(count: 1)
             let outside = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
             _ = try await simnet.pay(to: outside, amountSat: 20_000, from: first, change: change)

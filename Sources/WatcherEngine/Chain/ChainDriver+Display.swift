@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import WatcherCore
 import WatcherScheduler
 import WatcherStorage
@@ -7,8 +8,9 @@ import WatcherStorage
 ///
 /// A fresh data directory learns the tip only: blocks below it are not announced (that is `maxBackfill`'s rule for
 /// missed blocks, and they were not missed). Their headers are still what a user expects to see, so they are
-/// fetched at backfill priority, a few per round, checked against the hash the header above names, and stored
-/// without an event.
+/// fetched at backfill priority, a few per round and only from budget nobody is using (the first header provider
+/// idle with its bucket three quarters full: on a public Blockbook's 20 a minute they trickle in between the real work), checked
+/// against the hash the header above names, and stored without an event.
 extension ChainDriver {
     /// Blocks shown from the first minute (at most `storage.keepHeaders`).
     static let displayedBlocks = 20
@@ -21,8 +23,13 @@ extension ChainDriver {
         let count = min(Self.displayedBlocks, context.keepHeaders)
         var memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
         var fetched: [BlockHeader] = []
+        var asked: Int?
         do {
-            while fetched.count < Self.displayFetchesPerRound, let height = memory.nextMissingHeader(within: count) {
+            while fetched.count < Self.displayFetchesPerRound, let height = memory.nextMissingHeader(within: count),
+                height > displayFloor.height ?? Int.min,
+                let provider = headerProviders.first, await context.scheduler.hasSpareBudget(provider)
+            {
+                asked = height
                 let header = try await context.ask(headerProviders, .backfill) { try await $0.block(.height(height)) }
                 // Another chain than the one remembered (a reorg under way): the next tip round settles it first.
                 guard header.height == height, memory.hash(at: height) == header.hash else { break }
@@ -31,6 +38,9 @@ extension ChainDriver {
             }
         } catch is CancellationError {
             throw CancellationError()
+        } catch ProviderError.notFound {
+            // Below the provider's first block (a pruned node, a simulated chain): never asked again.
+            displayFloor.height = asked
         } catch {
             context.logger.debug(
                 "recent blocks for display not fetched this round",
@@ -52,5 +62,16 @@ extension ChainDriver {
             }
             return []
         }
+    }
+}
+
+/// The height at and below which the provider has no block (it answered "not found"), so the display fill stops
+/// there instead of asking again every round. Kept by the chain job for its lifetime.
+final class DisplayFloor: Sendable {
+    private let value = Mutex<Int?>(nil)
+
+    var height: Int? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

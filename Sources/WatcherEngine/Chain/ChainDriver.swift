@@ -26,6 +26,8 @@ struct ChainDriver: Sendable {
     let scan: JobPlan.Scan?
     /// Rung after each new tip.
     var wakeup: BlockWakeup?
+    /// Where the recent blocks shown at start stop (the provider's first block).
+    let displayFloor = DisplayFloor()
 
     /// Most extra headers fetched after a reorg to settle which followed transactions really moved.
     static let maxSettleFetches = 100

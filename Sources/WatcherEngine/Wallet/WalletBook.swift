@@ -96,7 +96,7 @@ public struct WalletBook: Sendable {
         }
 
         /// The address book entry of one of its addresses (`issuedLabel`: the label `wallets next` gave it).
-        public func entry(address: String, ref: WalletAddressRef, since: Int?, issuedLabel: String? = nil)
+        public func entry(address: String, ref: WalletAddressRef, since: Int?, issuedLabel: String?)
             -> AddressBook.Entry
         {
             var entry = AddressBook.Entry(

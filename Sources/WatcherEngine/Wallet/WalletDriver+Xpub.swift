@@ -100,7 +100,12 @@ extension WalletDriver {
                 let stored = try txn.addressState(chain: chain, address: item.address)
                 var address = stored ?? AddressState(chain: chain, address: item.address)
                 address.wallet = item.ref
-                let entry = wallet.entry(address: item.address, ref: item.ref, since: before.since)
+                let entry = wallet.entry(
+                    address: item.address,
+                    ref: item.ref,
+                    since: before.since,
+                    issuedLabel: try wallets.issuedLabel(item.ref)
+                )
                 var reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: hashes, now: now)
                 reducerContext.prices = try txn.prices()
                 let (next, emitted) = AddressReducer.observe(address, item.observation, context: reducerContext)

@@ -215,7 +215,8 @@ struct WalletDriver: Sendable {
                     results.withLock { $0[target.address] = Observed(target: target, observation: nil) }
                     continue
                 }
-                let entry = wallet.entry(address: target.address, ref: target.ref, since: since)
+                // Only to plan the history request: the events come from the commit's entry, with its label.
+                let entry = wallet.entry(address: target.address, ref: target.ref, since: since, issuedLabel: nil)
                 let reducerContext = AddressReducer.Context(
                     chain: chain,
                     entry: entry,
