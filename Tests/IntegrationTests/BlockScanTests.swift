@@ -14,7 +14,8 @@ import WatcherTesting
 
 /// Cost per block, not per address: 1,000 followed addresses behind a Blockbook that allows 20 requests a minute
 /// (the public instances' limit), blocks of 2,500 transactions, payments to random followed addresses in every
-/// block — on the wall clock, against the simnet's own limiter.
+/// block — on the wall clock, against the simnet's own limiter. A rate claim on the wall clock: it runs in the
+/// serialized phase (`WALL_CLOCK_TESTS` in the Makefile), where the parallel suites cannot starve it.
 @Suite(.serialized)
 struct BlockScanTests {
     static let limit = RateLimit(requests: 20, per: .seconds(60), burst: 5, concurrency: 2)

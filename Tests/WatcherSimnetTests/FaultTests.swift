@@ -80,10 +80,10 @@ struct FaultTests {
         let stats = await simnet.stats()
         #expect(stats.families[.rawaddr]?.faults == 1)
         #expect(stats.log.last?.fault == .timeout)
-        // Graceful shutdown must not wait out the 120 s hold.
+        // Graceful shutdown must not wait out the 120 s hold (60 s leaves room for a loaded machine).
         let started = ContinuousClock.now
         await simnet.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func faultChoiceComesFromTheSeed() async throws {
