@@ -16,6 +16,26 @@ extension Engine {
         return { try source.book() }
     }
 
+    /// The body of the loop beside a chain job that fills the recent blocks shown (`watcher blocks`, the Blocks
+    /// tab) from spare budget; `nil` for other jobs.
+    func displayRunner(for job: JobPlan.Job) -> (@Sendable () async throws -> Void)? {
+        guard case .chain(let chain, let watch, _, _, let headerProviders, _) = job.work, !headerProviders.isEmpty
+        else { return nil }
+        let driver = ChainDriver(
+            chain: chain,
+            watch: watch,
+            providers: job.providers,
+            headerProviders: headerProviders,
+            context: context,
+            maxBackfill: 0,
+            announce: false,
+            book: { AddressBook() },
+            txWatches: [],
+            scan: nil
+        )
+        return { try await driver.fillDisplayedBlocks() }
+    }
+
     /// The body of `job`.
     func runner(for job: JobPlan.Job) -> @Sendable () async throws -> Void {
         let context = self.context

@@ -118,6 +118,9 @@ public struct Engine: Service {
                     let body = runner(for: job)
                     let wake = wakesOnBlock(job)
                     group.addTask { await loop(job.name, every: job.every, wake: wake, body) }
+                    if let display = displayRunner(for: job) {
+                        group.addTask { await loop("\(job.name) display", every: ChainDriver.displayEvery, display) }
+                    }
                 }
                 if selection != .push { group.addTask { await recordTransitions() } }
                 await group.waitForAll()

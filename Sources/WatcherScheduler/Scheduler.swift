@@ -112,15 +112,14 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
         max(1, providers.compactMap { lanes[$0]?.bucket.limit.concurrency }.max() ?? 1)
     }
 
-    /// Whether `provider` has budget nobody is using: nothing queued or in flight and its bucket at least three
-    /// quarters full. Work that is only nice to have (the recent blocks shown at start) asks this first, so it spends
+    /// Whether `provider` has budget nobody is using: nothing queued and its bucket at least three quarters full (a
+    /// request in flight does not count against it: it has its token already, and the tip job's often is). Work that is only nice to have (the recent blocks shown at start) asks this first, so it spends
     /// only what would go unused and a tight limit (a public Blockbook's 20 a minute) stays with the work that
     /// announces events.
     public func hasSpareBudget(_ provider: String) -> Bool {
         guard let lane = lanes[provider] else { return false }
         let available = lane.bucket.available(now: clock.now)
-        return lane.queue.isEmpty && lane.inFlight == 0
-            && (available == .max || available * 4 >= lane.bucket.limit.burst * 3)
+        return lane.queue.isEmpty && (available == .max || available * 4 >= lane.bucket.limit.burst * 3)
     }
 
     /// Whether the last request to `provider` got an answer (true when nothing was asked yet, or with no board).

@@ -8,20 +8,29 @@ import WatcherStorage
 ///
 /// A fresh data directory learns the tip only: blocks below it are not announced (that is `maxBackfill`'s rule for
 /// missed blocks, and they were not missed). Their headers are still what a user expects to see, so they are
-/// fetched at backfill priority, a few per round and only from budget nobody is using (the first header provider
-/// idle with its bucket three quarters full: on a public Blockbook's 20 a minute they trickle in between the real work), checked
-/// against the hash the header above names, and stored without an event.
+/// fetched by a loop of their own beside the chain job (every ``displayEvery``), at backfill priority and only from
+/// budget nobody is using (the first header provider idle with its bucket three quarters full: on a public
+/// Blockbook's 20 a minute they come in between the real work), each checked against the hash the header above
+/// names, and stored without an event. The tip job never waits for them.
 extension ChainDriver {
     /// Blocks shown from the first minute (at most `storage.keepHeaders`).
     static let displayedBlocks = 20
-    /// Most headers fetched for display in one round, so the round stays short and the tip check stays on time.
+    /// Most headers fetched for display in one round of the display loop.
     static let displayFetchesPerRound = 5
+    /// How often the display loop looks for spare budget (a store read of the tip when nothing is missing).
+    static let displayEvery: Duration = .seconds(1)
 
     func fillDisplayedBlocks() async throws {
         guard !headerProviders.isEmpty else { return }
         let chain = self.chain
         let count = min(Self.displayedBlocks, context.keepHeaders)
+        let tip = try context.store.read { try $0.tip(chain: chain) }
+        guard let tip, tip != displayFloor.complete else { return }
         var memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
+        if memory.nextMissingHeader(within: count).map({ $0 <= displayFloor.height ?? Int.min }) ?? true {
+            displayFloor.complete = tip
+            return
+        }
         var fetched: [BlockHeader] = []
         var asked: Int?
         do {
@@ -65,13 +74,21 @@ extension ChainDriver {
     }
 }
 
-/// The height at and below which the provider has no block (it answered "not found"), so the display fill stops
-/// there instead of asking again every round. Kept by the chain job for its lifetime.
+/// What the display loop remembers between rounds: the height at and below which the provider has no block (it
+/// answered "not found"), so it stops there instead of asking again every round, and the tip it last found
+/// complete.
 final class DisplayFloor: Sendable {
     private let value = Mutex<Int?>(nil)
+    private let done = Mutex<BlockRef?>(nil)
 
     var height: Int? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
+    }
+
+    /// The stored tip under which nothing was missing at the last look: nothing to read until the tip moves.
+    var complete: BlockRef? {
+        get { done.withLock { $0 } }
+        set { done.withLock { $0 = newValue } }
     }
 }

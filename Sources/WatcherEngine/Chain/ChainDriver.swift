@@ -52,7 +52,7 @@ struct ChainDriver: Sendable {
             try sync.receive(try await context.ask(headerProviders, priority) { try await $0.block(.height(height)) })
         }
         let outcome = sync.outcome
-        guard !outcome.unchanged else { return try await fillDisplayedBlocks() }
+        guard !outcome.unchanged else { return }
         if outcome.skipped > 0 {
             context.logger.notice(
                 "missed more blocks than maxBackfill; announcing the newest only",
@@ -84,7 +84,6 @@ struct ChainDriver: Sendable {
             wakeup?.notify()
             context.scheduler.noteBlock(chain: chain)
         }
-        try await fillDisplayedBlocks()
     }
 
     /// Fetches the new chain's hash at every height above the fork where a followed transaction was confirmed and
