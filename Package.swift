@@ -154,6 +154,7 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherCore",
                 "WatcherBitcoin",
+                "WatcherZMQ",
                 .hummingbird,
                 .hummingbirdWebSocket,
                 .nioWebSocket,
@@ -172,7 +173,7 @@ let package = Package(
         ),
         library(
             "BitcoindAdapter",
-            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", "WatcherZMQ", .httpTypes],
             path: "Providers/Bitcoind"
         ),
         library(
