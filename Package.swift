@@ -391,8 +391,8 @@ let package = Package(
             "WatcherSimnetTests",
             [
                 "WatcherJSON",
-                "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", .asyncHTTPClient,
-                .nioCore, .nioHTTP1,
+                "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", "WatcherZMQ",
+                .asyncHTTPClient, .nioCore, .nioHTTP1,
             ],
             // Real Bitcoin Core bodies the node face is checked against (Fixtures/bitcoind/SOURCES.md).
             resources: [.copy("Fixtures")]

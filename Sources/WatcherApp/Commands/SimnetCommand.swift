@@ -64,7 +64,8 @@ struct SimnetCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("zmq-port"),
-        help: "Publish ZMQ hashblock and sequence as Bitcoin Core does on tcp://<host>:N (0: any free port); off if unset."
+        help:
+            "Publish ZMQ hashblock and sequence as Bitcoin Core does on tcp://<host>:N (0: any free port); off if unset."
     )
     var zmqPort: Int?
 

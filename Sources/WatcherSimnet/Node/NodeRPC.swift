@@ -55,7 +55,9 @@ struct NodeRPC: Sendable {
         guard let zmqEndpoint else { return .array([]) }
         return .array(
             ["pubhashblock", "pubsequence"].map {
-                .object([.init("type", .string($0)), .init("address", .string(zmqEndpoint)), .init("hwm", .integer(1_000))])
+                .object([
+                    .init("type", .string($0)), .init("address", .string(zmqEndpoint)), .init("hwm", .integer(1_000)),
+                ])
             }
         )
     }
