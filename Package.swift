@@ -411,8 +411,8 @@ let package = Package(
             "BitcoindAdapterTests",
             [
                 "BitcoindAdapter", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherHTTP",
-                "WatcherJSON", "WatcherPlugins", "WatcherTestSupport", "WatcherTesting", "watcher", .httpTypes,
-                .hummingbird,
+                "WatcherJSON", "WatcherPlugins", "WatcherSimnet", "WatcherTestSupport", "WatcherTesting", "WatcherZMQ",
+                "watcher", .httpTypes, .hummingbird,
             ],
             resources: [.copy("Fixtures")]
         ),
