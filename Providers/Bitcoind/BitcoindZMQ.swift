@@ -6,7 +6,7 @@ import WatcherZMQ
 /// It never reports ``PushEvent/subscribed``, so the tip job keeps polling at its interval (polling is the truth);
 /// it reports ``PushEvent/newBlock(height:hash:)`` (height `-1`: not known from the message) whenever the tip may
 /// have moved or something may have been missed, and the tip job polls at once:
-/// - every block message (`hashblock`, `sequence` `C`/`D`);
+/// - every `hashblock` (or, from a node that publishes only `sequence`, every `C`/`D`);
 /// - every (re)connect, since a PUB socket drops what it sent while no one was connected;
 /// - the first message of a topic after a connect, a gap in a topic's counter, and a malformed message.
 /// Mempool messages (`sequence` `A`/`R`) that follow their counter are read and dropped: the engine has no mempool
@@ -51,29 +51,41 @@ public struct BitcoindZMQ: ChainPushing {
             reconnectAfter: reconnectAfter
         )
         defer { subscriber.stop() }
-        var tracker = ZMQSequenceTracker()
+        var hints = Hints()
         for await event in subscriber.events() {
-            if Self.wake(event, &tracker) { await onEvent(.newBlock(height: -1, hash: Self.hash(event) ?? "")) }
+            if hints.wake(event) { await onEvent(.newBlock(height: -1, hash: Self.hash(event) ?? "")) }
         }
         try Task.checkCancellation()
         throw Ended(endpoint: endpoint)
     }
 
-    /// Whether `event` calls for a poll now (pure; `tracker` follows the counters).
-    static func wake(_ event: ZMQSubscriber.Event, _ tracker: inout ZMQSequenceTracker) -> Bool {
-        switch event {
-        case .connected:
-            tracker.reset()
-            return true
-        case .message(let message):
-            let continuous = tracker.observe(message)
-            guard continuous else { return true }
-            guard let notification = try? ZMQNotification(message) else { return true }
-            return notification.isBlock
-        case .malformed:
-            return true
-        case .silence, .failed:
-            return false
+    /// The rules deciding which messages call for a poll now, pure: the counters per topic, and whether
+    /// `hashblock` is published (then it alone stands for blocks; a `sequence` `C`/`D` beside it would poll twice).
+    struct Hints: Sendable {
+        var tracker = ZMQSequenceTracker()
+        var hashblockSeen = false
+
+        mutating func wake(_ event: ZMQSubscriber.Event) -> Bool {
+            switch event {
+            case .connected:
+                tracker.reset()
+                hashblockSeen = false
+                return true
+            case .message(let message):
+                let continuous = tracker.observe(message)
+                if message.topic == "hashblock" { hashblockSeen = true }
+                guard continuous else { return true }
+                guard let notification = try? ZMQNotification(message) else { return true }
+                switch notification {
+                case .hashBlock: return true
+                case .blockConnected, .blockDisconnected: return !hashblockSeen
+                default: return false
+                }
+            case .malformed:
+                return true
+            case .silence, .failed:
+                return false
+            }
         }
     }
 
