@@ -260,6 +260,12 @@ let package = Package(
             ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherStorage"],
             path: "Benchmarks/WalletScanBenchmark"
         ),
+        // A bitcoind block scan's local work: a raw block parsed and matched against followed addresses.
+        executable(
+            "watcher-rawblock-bench",
+            ["WatcherBitcoin", "WatcherCore", "WatcherEngine", "WatcherSimnet"],
+            path: "Benchmarks/RawBlockBenchmark"
+        ),
         // What the delivery benchmarks share: the event they append and a scratch directory.
         library("BenchmarkSupport", [], path: "Benchmarks/Support"),
         executable(
