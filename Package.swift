@@ -154,6 +154,7 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherCore",
                 "WatcherBitcoin",
+                "WatcherZMQ",
                 .hummingbird,
                 .hummingbirdWebSocket,
                 .nioWebSocket,
@@ -172,7 +173,7 @@ let package = Package(
         ),
         library(
             "BitcoindAdapter",
-            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", .httpTypes],
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", "WatcherZMQ", .httpTypes],
             path: "Providers/Bitcoind"
         ),
         library(
@@ -258,6 +259,12 @@ let package = Package(
             "watcher-wallet-scan-bench",
             ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherStorage"],
             path: "Benchmarks/WalletScanBenchmark"
+        ),
+        // A bitcoind block scan's local work: a raw block parsed and matched against followed addresses.
+        executable(
+            "watcher-rawblock-bench",
+            ["WatcherBitcoin", "WatcherCore", "WatcherEngine", "WatcherSimnet"],
+            path: "Benchmarks/RawBlockBenchmark"
         ),
         // What the delivery benchmarks share: the event they append and a scratch directory.
         library("BenchmarkSupport", [], path: "Benchmarks/Support"),
@@ -390,8 +397,8 @@ let package = Package(
             "WatcherSimnetTests",
             [
                 "WatcherJSON",
-                "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", .asyncHTTPClient,
-                .nioCore, .nioHTTP1,
+                "WatcherBitcoin", "WatcherCore", "WatcherFixtures", "WatcherSimnet", "WatcherTesting", "WatcherZMQ",
+                .asyncHTTPClient, .nioCore, .nioHTTP1,
             ],
             // Real Bitcoin Core bodies the node face is checked against (Fixtures/bitcoind/SOURCES.md).
             resources: [.copy("Fixtures")]
@@ -410,8 +417,8 @@ let package = Package(
             "BitcoindAdapterTests",
             [
                 "BitcoindAdapter", "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherHTTP",
-                "WatcherJSON", "WatcherPlugins", "WatcherTestSupport", "WatcherTesting", "watcher", .httpTypes,
-                .hummingbird,
+                "WatcherJSON", "WatcherPlugins", "WatcherSimnet", "WatcherTestSupport", "WatcherTesting", "WatcherZMQ",
+                "watcher", .httpTypes, .hummingbird,
             ],
             resources: [.copy("Fixtures")]
         ),

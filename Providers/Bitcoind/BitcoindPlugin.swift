@@ -1,5 +1,7 @@
+import Foundation
 import WatcherCore
 import WatcherHTTP
+import WatcherZMQ
 
 /// The `bitcoind` plugin: your own Bitcoin Core node over JSON-RPC, and REST when enabled.
 public enum BitcoindPlugin: ProviderPlugin {
@@ -19,6 +21,12 @@ public enum BitcoindPlugin: ProviderPlugin {
         public var prevouts: Bool
         /// Timeout, body cap, headers.
         public var http: HTTPOptions
+        /// Where the node publishes ZMQ `hashblock`/`sequence` (`tcp://host:port`), `auto` to ask the node
+        /// (`getzmqnotifications`), `nil` for no ZMQ.
+        public var zmq: String?
+
+        /// The ZMQ hint runs as the chain's push job but follows no addresses.
+        public var pushAddresses: Int? { zmq == nil ? nil : 0 }
 
         public init(from reader: ObjectReader) {
             url = reader.url(
@@ -45,7 +53,14 @@ public enum BitcoindPlugin: ProviderPlugin {
                     + "of the bytes), which show payments only."
             )
             http = HTTPOptions(from: reader, timeout: .seconds(30), maxBodyBytes: 64 << 20)
+            zmq = reader.string(
+                "zmq",
+                doc: "A hint for new blocks: the node's ZMQ endpoint (zmqpubhashblock/zmqpubsequence), e.g. "
+                    + "tcp://127.0.0.1:28332, or auto to ask the node (getzmqnotifications). A block message starts "
+                    + "the tip poll at once; polling at the watch's interval stays the truth. Off by default."
+            )
             let path = reader.path
+            if let zmq, let problem = Self.zmqProblem(zmq) { reader.context.error(path.key("zmq"), problem) }
             if cookieFile != nil, user != nil || password != nil {
                 reader.context.error(path.key("user"), "give cookieFile, or user and password, not both")
             } else if cookieFile == nil, user == nil, password == nil, !reader.context.hasErrors(under: path) {
@@ -59,6 +74,20 @@ public enum BitcoindPlugin: ProviderPlugin {
             if let written = reader.written("password"), !written.contains("${") {
                 reader.context.warning(path.key("password"), "write the password as ${ENV}, not in the file")
             }
+        }
+
+        /// Why `text` is not a usable `zmq` value (`nil`: it is), libzmq's availability included.
+        static func zmqProblem(_ text: String) -> String? {
+            if text != "auto" {
+                let parts = text.split(separator: ":")
+                guard text.hasPrefix("tcp://") || text.hasPrefix("ipc://"),
+                    text.hasPrefix("ipc://") || (parts.count == 3 && UInt16(parts[2]) != nil && parts[2] != "0")
+                else { return "'\(text)' must be auto, tcp://host:port (e.g. tcp://127.0.0.1:28332) or ipc://path" }
+            }
+            if let failure = ZMQSubscriber.unavailableReason {
+                return "ZMQ cannot be used here (\(failure)); remove zmq to rely on polling"
+            }
+            return nil
         }
 
         /// The credentials the options give.
@@ -80,7 +109,7 @@ public enum BitcoindPlugin: ProviderPlugin {
     public static func makeChainProvider(id: String, options: Options, context: PluginContext) throws
         -> (any ChainProvider)?
     {
-        BitcoindProvider(
+        var provider = BitcoindProvider(
             id: id,
             baseURL: options.url,
             http: context.http,
@@ -90,5 +119,15 @@ public enum BitcoindPlugin: ProviderPlugin {
             rest: options.rest,
             prevouts: options.prevouts
         )
+        if let zmq = options.zmq {
+            if zmq == "auto" {
+                let host = URL(string: options.url)?.host ?? "127.0.0.1"
+                let discovering = provider
+                provider.zmq = BitcoindZMQ(endpoint: { try await discovering.zmqEndpoint(host: host) })
+            } else {
+                provider.zmq = BitcoindZMQ(endpoint: { zmq })
+            }
+        }
+        return provider
     }
 }

@@ -31,6 +31,9 @@ public struct BitcoindProvider: ChainProvider {
     let rest: Bool
     let prevouts: Bool
     let cache = BitcoindCache()
+    /// The ZMQ hint (option `zmq`), `nil` when off.
+    public var zmq: BitcoindZMQ?
+    public var push: (any ChainPushing)? { zmq }
 
     /// Creates a provider for the node at `baseURL`.
     /// - Parameters:

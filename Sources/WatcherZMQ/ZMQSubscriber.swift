@@ -59,6 +59,18 @@ public final class ZMQSubscriber: Sendable {
         return stream
     }
 
+    /// Why libzmq cannot make a SUB socket here (`nil`: it can), for `watcher check` to refuse a ZMQ option
+    /// rather than ignore it.
+    public static var unavailableReason: String? {
+        do {
+            let socket = try ZMQSocket(.subscriber)
+            socket.close()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// Stops the thread (within one receive timeout).
     public func stop() { stopped.store(true, ordering: .relaxed) }
 

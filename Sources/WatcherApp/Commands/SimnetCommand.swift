@@ -62,11 +62,21 @@ struct SimnetCommand: AsyncParsableCommand {
     )
     var txindex = true
 
+    @Option(
+        name: .customLong("zmq-port"),
+        help:
+            "Publish ZMQ hashblock and sequence as Bitcoin Core does on tcp://<host>:N (0: any free port); off if unset."
+    )
+    var zmqPort: Int?
+
     func validate() throws {
         _ = try parsedInterval()
         _ = try parsedRateLimits()
         _ = try parsedAuth()
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be within 0...65535.") }
+        if let zmqPort, !(0...65_535).contains(zmqPort) {
+            throw ValidationError("--zmq-port must be within 0...65535.")
+        }
         guard (1...100_000).contains(txsPerBlock) else {
             throw ValidationError("--txs-per-block must be within 1...100000.")
         }
@@ -86,6 +96,7 @@ struct SimnetCommand: AsyncParsableCommand {
         (configuration.rpcUser, configuration.rpcPassword) = try parsedAuth()
         configuration.cookieFile = cookieFile
         configuration.txindex = txindex
+        configuration.zmq = zmqPort.map { "tcp://\(host):\($0 == 0 ? "*" : String($0))" }
         let simnet = Simnet(configuration: configuration)
         var logger = Logger(label: "watcher.simnet")
         logger.logLevel = .warning
@@ -148,6 +159,7 @@ struct SimnetCommand: AsyncParsableCommand {
         let node = simnet.configuration
         let cookie = node.cookieFile.map { ", cookie \($0)" } ?? ""
         lines.append("bitcoind JSON-RPC: POST \(base)/ as \(node.rpcUser)\(cookie); REST under \(base)/rest/")
+        if let zmq = simnet.zmqEndpoint { lines.append("ZMQ: hashblock and sequence on \(zmq)") }
         lines.append("try: curl \(base)/api/v2/block-index/  or  curl \(base)/control/addresses  (Ctrl-C stops)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -239,7 +239,7 @@ extension JobPlanner {
                         + "\(watch.every.configText))"
                 } ?? ", xpub n/a"
         }
-        if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses {
+        if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses, capacity > 0 {
             text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
         } else {
             text += ", push n/a"
@@ -256,6 +256,18 @@ extension JobPlanner {
         guard let tip, case .chain = tip.work, let provider = tip.providers.first,
             let capacity = config.provider(provider)?.pushAddresses
         else { return nil }
+        guard capacity > 0 else {
+            return .init(
+                name: "push \(chain)",
+                work: .push(chain: chain, addresses: 0),
+                providers: [provider],
+                every: .seconds(1),
+                requestsPerHour: 0,
+                detail: "ZMQ hint: a block message, a reconnect or a lost message starts the tip job at once; the "
+                    + "tip is still polled at its interval (polling is the truth); follows no addresses",
+                whileFollowing: false
+            )
+        }
         let followed = addressWatches.reduce(accounts) { $0 + addressCount($1) }
         var detail =
             "websocket: new blocks start the tip job at once and replace its polling while connected (a safety "

@@ -110,6 +110,8 @@ struct PushDriver: Sendable {
     /// (receive and change, as far as it is derived: the push client asks again every recheck, so a grown window is
     /// subscribed anew), then the addresses followed one by one.
     private func addresses() -> [String] {
+        // A hint-only connection (bitcoind's ZMQ) follows no addresses.
+        guard pusher.maxAddresses > 0 else { return [] }
         let windows = (try? walletWindows(limit: pusher.maxAddresses)) ?? []
         let listed = Set(windows)
         let all = windows + (((try? book())?.entries.keys.sorted()) ?? []).filter { !listed.contains($0) }

@@ -58,9 +58,11 @@ struct ControlRouter: Sendable {
             case ("GET", "/control/tip"): return .json(Self.ref(engine.snapshot().chain.tip))
             case ("GET", "/control/bitcoind"): return .json(Self.node(engine.node.currentSettings))
             case ("POST", "/control/bitcoind"): return try node(body)
+            case ("GET", "/control/zmq"): return zmq()
+            case ("POST", "/control/zmq"): return try zmq(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
                 (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
-                (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"):
+                (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"), (_, "/control/zmq"):
                 return Self.error("method \(method) not allowed", status: 405)
             default:
                 return Self.error("unknown control endpoint \(path)", status: 404)
@@ -224,6 +226,26 @@ struct ControlRouter: Sendable {
             }
         }
         return .json(Self.node(settings))
+    }
+
+    private struct ZMQRequest: Decodable {
+        var topic: String
+        var skip: UInt32
+    }
+
+    /// `{"topic": "sequence", "skip": 2}`: the next two counters of the topic are never sent (simulated loss).
+    private func zmq(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(ZMQRequest.self, body)
+        guard engine.zmq.isOn else { throw BadRequest(message: "ZMQ is off (start the simnet with --zmq-port)") }
+        guard ["hashblock", "sequence"].contains(request.topic) else {
+            throw BadRequest(message: "topic must be hashblock or sequence")
+        }
+        engine.zmq.skip(topic: request.topic, count: request.skip)
+        return zmq()
+    }
+
+    private func zmq() -> SimReply {
+        .json(.object([.init("endpoint", engine.zmq.endpoint.map { .string($0) } ?? .null)]))
     }
 
     static func node(_ settings: NodeSettings) -> JSONValue {

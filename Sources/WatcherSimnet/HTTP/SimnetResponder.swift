@@ -63,14 +63,15 @@ struct SimnetResponder: HTTPResponder {
         let admission = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
         let method = request.method.rawValue
         let authorization = request.headers[.authorization]
-        let (credentials, txindex) = (engine.node.credentials, engine.node.txindex)
+        let (credentials, txindex, zmqEndpoint) = (engine.node.credentials, engine.node.txindex, engine.zmq.endpoint)
         return try await deliver(admission, family: .bitcoind, path: path) { world, _ in
             if isRPC {
                 return NodeJSONRPC(
                     rpc: NodeRPC(
                         chain: world.chain,
                         txindex: txindex,
-                        syncing: settings.initialBlockDownload
+                        syncing: settings.initialBlockDownload,
+                        zmqEndpoint: zmqEndpoint
                     ),
                     settings: settings,
                     credentials: credentials

@@ -11,6 +11,8 @@ struct NodeRPC: Sendable {
     let txindex: Bool
     /// Report initial block download in `getblockchaininfo`.
     var syncing = false
+    /// The ZMQ endpoint published on (`hashblock` and `sequence`), `nil` when off.
+    var zmqEndpoint: String? = nil
 
     private var blocks: CoreChainJSON { CoreChainJSON(chain: chain) }
 
@@ -43,9 +45,21 @@ struct NodeRPC: Sendable {
         case "gettxout": return try txOut(p)
         case "scantxoutset": return try NodeScan(chain: chain).run(p)
         case "gettxspendingprevout": return try spendingPrevout(p)
-        case "getzmqnotifications": return .array([])
+        case "getzmqnotifications": return zmqNotifications()
         default: throw .methodNotFound
         }
+    }
+
+    /// Core's shape: one row per `-zmqpub…` option, with the socket's high-water mark.
+    private func zmqNotifications() -> JSONValue {
+        guard let zmqEndpoint else { return .array([]) }
+        return .array(
+            ["pubhashblock", "pubsequence"].map {
+                .object([
+                    .init("type", .string($0)), .init("address", .string(zmqEndpoint)), .init("hwm", .integer(1_000)),
+                ])
+            }
+        )
     }
 
     private func block(_ hash: String) throws(RPCError) -> ChainModel.BlockRecord {

@@ -122,6 +122,15 @@ public final class Simnet: Service {
             throw error
         }
         defer { engine.node.removeCookie() }
+        if let endpoint = configuration.zmq {
+            do {
+                _ = try engine.zmq.bind(endpoint)
+            } catch {
+                didStop("cannot bind ZMQ \(endpoint): \(error)")
+                throw error
+            }
+        }
+        defer { engine.zmq.close() }
         do {
             try await serviceGroup.run()
             didStop("the server finished")
@@ -157,6 +166,9 @@ public final class Simnet: Service {
             return 0
         }
     }
+
+    /// The ZMQ endpoint publishing `hashblock` and `sequence`, with its port; `nil` when ZMQ is off or not bound yet.
+    public var zmqEndpoint: String? { engine.zmq.endpoint }
 
     /// `http://<host>:<port>`, the root of every endpoint.
     public var baseURL: String {

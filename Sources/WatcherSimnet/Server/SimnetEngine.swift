@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WatcherCore
 import WatcherJSON
+import WatcherZMQ
 
 /// The simnet's shared state: the chain and prices behind one lock, the traffic policy behind
 /// another. Readers take a copy-on-write snapshot under the lock and render outside it, so slow
@@ -19,6 +20,8 @@ final class SimnetEngine: Sendable {
     private let traffic: Mutex<TrafficPolicy>
     /// The Bitcoin Core face's switches and credentials.
     let node: NodeState
+    /// The Bitcoin Core face's ZMQ publisher (off until the simnet binds it).
+    let zmq = SimnetZMQ()
 
     init(configuration: SimnetConfiguration) {
         clock = configuration.clock
@@ -43,11 +46,23 @@ final class SimnetEngine: Sendable {
     func mine(count: Int) throws(ChainModel.Failure) -> [SimBlock] {
         let now = clock.unixSeconds
         let (blocks, entered) = try world.withLock { world throws(ChainModel.Failure) in
-            let before = Set(world.chain.mempool)
+            let waiting = world.chain.mempool
+            let before = Set(waiting)
             let blocks = try world.chain.mine(count: count)
             for _ in blocks { world.prices.step() }
             world.prices.updatedAt = now
             let entered = world.chain.mempool.filter { !before.contains($0) }
+            if zmq.isOn {
+                // Core's order: the block connects (`C`), the tip moves (`hashblock`), then the mempool refills.
+                var notes = blocks.flatMap { [ZMQNotification.blockConnected($0.hash), .hashBlock($0.hash)] }
+                notes += SimnetZMQ.mempoolChanges(
+                    before: waiting,
+                    after: world.chain.mempool,
+                    confirmed: Set(blocks.flatMap(\.txids)),
+                    sequence: world.chain.mempoolSequence
+                )
+                zmq.publish(notes)
+            }
             return (blocks, Self.pushed(entered, world.chain))
         }
         hub.publish(blocks: blocks.map { ($0.height, $0.hash) })
@@ -60,6 +75,7 @@ final class SimnetEngine: Sendable {
     {
         let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
             let tx = try world.chain.pay(to: address, amountSat: amountSat, from: from, change: change)
+            zmq.publish([.mempoolAdded(txid: tx.txid, mempoolSequence: UInt64(max(0, world.chain.mempoolSequence)))])
             return (tx, Self.pushed([tx.txid], world.chain))
         }
         hub.publish(transactions: pushed)
@@ -76,7 +92,24 @@ final class SimnetEngine: Sendable {
 
     func reorg(depth: Int) throws(ChainModel.Failure) -> [ReorgedBlock] {
         try world.withLock { world throws(ChainModel.Failure) in
-            try world.chain.reorg(depth: depth)
+            let waiting = world.chain.mempool
+            let replaced = try world.chain.reorg(depth: depth)
+            if zmq.isOn {
+                // Disconnected blocks top first, connected ones bottom first, and one `hashblock`: the new tip.
+                let ordered = replaced.sorted { $0.height < $1.height }
+                var notes = ordered.reversed().map { ZMQNotification.blockDisconnected($0.oldHash) }
+                notes += ordered.map { ZMQNotification.blockConnected($0.newHash) }
+                notes.append(.hashBlock(world.chain.tip.hash))
+                let chain = world.chain
+                notes += SimnetZMQ.mempoolChanges(
+                    before: waiting,
+                    after: chain.mempool,
+                    confirmed: Set(ordered.flatMap { chain.block(hash: $0.newHash)?.txids ?? [] }),
+                    sequence: chain.mempoolSequence
+                )
+                zmq.publish(notes)
+            }
+            return replaced
         }
     }
 
