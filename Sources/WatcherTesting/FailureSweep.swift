@@ -7,7 +7,7 @@ import WatcherSimnet
 ///
 /// | condition | expected error |
 /// | --- | --- |
-/// | HTTP 503 with the family's error body | `unavailable(status: 503)`, or `rateLimited` (Core's 503 is its full work queue) |
+/// | HTTP 503 with the family's error body | `unavailable(status: 503)` |
 /// | held past the budget (`timeout`), body trickled past it (`slow`) | `timeout` |
 /// | HTML instead of JSON (`malformed`), half a body (`truncated`), another endpoint's JSON (`wrongshape`) | `invalidResponse` |
 /// | over the simnet's rate limit | `rateLimited` with the `Retry-After` delay |
@@ -48,15 +48,8 @@ public struct FailureSweep: Sendable {
     public func faults() async throws {
         let cases: [(FaultConfiguration.Kind, String, @Sendable (ProviderError) -> Bool)] = [
             (
-                // Bitcoin Core sends 503 only when its work queue is full, which a node adapter backs off from as
-                // from a 429.
-                .serverError, "unavailable(status: 503) or rateLimited",
-                {
-                    switch $0 {
-                    case .unavailable(_, 503?, _), .rateLimited: true
-                    default: false
-                    }
-                }
+                .serverError, "unavailable(status: 503)",
+                { if case .unavailable(_, 503?, _) = $0 { true } else { false } }
             ),
             (.timeout, "timeout", { if case .timeout = $0 { true } else { false } }),
             (.slow, "timeout", { if case .timeout = $0 { true } else { false } }),
