@@ -109,12 +109,14 @@ struct NodeRecoveryTests {
             simnet,
             reasons in
             try await eventually(timeout: .seconds(60), "a healthy /healthz") { await reasons() == [:] }
-            let before = await simnet.stats()
+            let seen = await simnet.stats().log.count
             try await simnet.rotateCookie()
             _ = try await simnet.mine(count: 1)
-            try await eventually(timeout: .seconds(60), "requests answered with the new cookie") {
-                let now = await simnet.stats()
-                return now.families[.bitcoind]?.requests ?? 0 > (before.families[.bitcoind]?.requests ?? 0) + 2
+            // The old cookie is refused once (401), the file is read again, and the next request is answered.
+            try await eventually(timeout: .seconds(60), "a 401, then answers with the new cookie") {
+                let after = await simnet.stats().log.dropFirst(seen).filter { $0.family == .bitcoind }
+                guard let refused = after.lastIndex(where: { $0.status == 401 }) else { return false }
+                return after[refused...].contains { $0.status == 200 }
             }
             try await eventually(timeout: .seconds(60), "healthy with the new cookie") { await reasons() == [:] }
         }
