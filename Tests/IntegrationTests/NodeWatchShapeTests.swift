@@ -3,6 +3,7 @@ import Testing
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherEngine
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -176,6 +177,39 @@ struct NodeWatchShapeTests {
                 _ = try await simnet.reorg(depth: 6)
                 let reverted = try await WatchShapeTests.event(store, "tx.reverted")
                 #expect(reverted["subject"] == .string(txid))
+                try Self.expectNoSecret(store, data)
+            }
+        }
+    }
+
+    @Test func accountsAreScannedFromTheNode() async throws {
+        try await Harness.withData(Self.quiet) { simnet, client, data in
+            // The accounts ride the chain's block scan; a blocks watch sets its pace (1 s, not the default).
+            let config = try Self.config(
+                simnet,
+                data,
+                watches: #"[{"id": "tip", "type": "blocks", "providers": ["node"], "every": "1s"}]"#
+            )
+            let store = try Store(path: data)
+            try await store.write {
+                try $0.putAccount(Account(chain: "btc", address: Self.followed, label: "shop", addedAt: Date()))
+            }
+            await store.close()
+            let settings = Engine.Settings(accountsInterval: .seconds(1))
+            try await EngineIntegrationTests.running(config, client: client, settings: settings) { store in
+                let start = await simnet.tip()
+                try await eventually("the first block scanned") {
+                    try store.read { try $0.tip(chain: "btc") }?.hash == start.hash
+                }
+                let txid = try await simnet.pay(to: Self.followed, amountSat: 70_000)
+                _ = try await simnet.mine(count: 1)
+                let confirmed = try await WatchShapeTests.event(
+                    store,
+                    "address.tx.confirmed",
+                    where: WatchShapeTests.has("txid", txid)
+                )
+                #expect(confirmed["source"] == .string("watcher/accounts"))
+                #expect(confirmed["data"]?["label"] == .string("shop"))
                 try Self.expectNoSecret(store, data)
             }
         }
