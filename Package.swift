@@ -406,7 +406,7 @@ let package = Package(
         tests(
             "ProviderTests",
             [
-                "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter", "WatcherBitcoin",
+                "BitcoindAdapter", "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter", "WatcherBitcoin",
                 "WatcherConfiguration",
                 "WatcherCore", "WatcherFixtures", "WatcherFuzzing", "WatcherHTTP", "WatcherPlugins", "WatcherSimnet",
                 "WatcherTesting", .httpTypes, .logging,

@@ -3,7 +3,9 @@ import WatcherHTTP
 import WatcherJSON
 
 /// The mempool, polled: `getrawmempool`, then the transactions not seen before in batches of `getrawtransaction`.
-/// The engine has no mempool capability yet; this is the provider side it will call.
+/// The engine has no mempool capability yet; this is the provider side it will call. Its transactions' inputs stay
+/// unvalued (Core gives a mempool transaction no prevouts; ``transaction(_:)`` reads the parents, at one more batch
+/// per transaction, which a poll of the whole mempool cannot afford).
 extension BitcoindProvider {
     /// Transactions per `getrawtransaction` batch (each item holds a place in the node's work queue).
     public static let mempoolBatch = 50

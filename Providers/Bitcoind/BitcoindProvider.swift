@@ -192,9 +192,8 @@ public struct BitcoindProvider: ChainProvider {
             )
         }
         let pages = max(1, (all.count + Self.pageSize - 1) / Self.pageSize)
-        guard page <= pages else {
-            throw ProviderError.badRequest(provider: id, detail: "page \(page) of block \(hash), which has \(pages)")
-        }
+        // A page past the last is empty, as Blockbook answers it (the contract kit's rule for every provider).
+        guard page <= pages else { return BlockTxPage(page: page, totalPages: pages, transactions: []) }
         let start = (page - 1) * Self.pageSize
         return BlockTxPage(
             page: page,
@@ -264,10 +263,11 @@ public struct BitcoindProvider: ChainProvider {
         } else {
             node = try await lookUp(txid)
         }
-        let transaction = try decoder.transaction(node, height: height, blockHash: hint)
-        guard transaction.txid == txid else {
-            throw node.failure("asked for transaction \(txid), got \(transaction.txid)")
+        let decoded = try decoder.transaction(node, height: height, blockHash: hint)
+        guard decoded.txid == txid else {
+            throw node.failure("asked for transaction \(txid), got \(decoded.txid)")
         }
+        let transaction = try await valuingInputs(of: decoded, from: node)
         guard height == nil, let blockHash = transaction.blockHash else { return transaction }
         var confirmed = transaction
         confirmed.blockHeight = try await header(hash: blockHash).height

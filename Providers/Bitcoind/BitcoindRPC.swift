@@ -16,7 +16,8 @@ struct RPCFailure: Error, Sendable {
 /// - 401 → `unavailable(401)` naming the credential option (never its value), after the cookie file was read again
 ///   once;
 /// - 403 → `unavailable(403)`: the method is not on the user's `-rpcwhitelist`;
-/// - 503 `Work queue depth exceeded` → `rateLimited`, so the scheduler backs off as after a 429;
+/// - 503 `Work queue depth exceeded` → `unavailable(503)`, which the scheduler backs off from as after a 429
+///   (its overloaded path) and reports on `/healthz`;
 /// - RPC errors (in a 200, or in Core's legacy 500/404/400 with a JSON body) → ``RPCFailure``, mapped by the caller
 ///   or by ``error(_:what:)``.
 ///
@@ -194,10 +195,16 @@ final class BitcoindRPC: Sendable {
         return try http.json(response)
     }
 
-    /// 503 `Work queue depth exceeded`: the node's queue is full; backs off like a 429.
+    /// 503 `Work queue depth exceeded`: the node's queue is full. `unavailable(503)` is the scheduler's overloaded
+    /// path: a pause as after a 429, counted as a failure, and the reason shown on `/healthz`.
     func checkOverload(_ response: HTTPResponseData) throws {
         if response.status == 503, ProviderHTTP.snippet(response.body).hasPrefix("Work queue depth exceeded") {
-            throw http.rateLimited(response)
+            throw ProviderError.unavailable(
+                provider: provider,
+                status: 503,
+                detail: "overloaded: work queue depth exceeded (raise the node's -rpcworkqueue, or lower this "
+                    + "provider's rateLimit concurrency)"
+            )
         }
     }
 

@@ -119,9 +119,12 @@ import WatcherTesting
                     http: http,
                     auth: .password(user: "watcher", password: "x")
                 )
-                await #expect(throws: ProviderError.rateLimited(provider: "node", retryAfter: nil)) {
-                    try await provider.tip()
+                let error = await #expect(throws: ProviderError.self) { try await provider.tip() }
+                guard case .unavailable(_, 503?, let detail)? = error else {
+                    Issue.record("expected unavailable(503), got \(String(describing: error))")
+                    return
                 }
+                #expect(detail?.contains("work queue depth exceeded") == true)
             }
         }
     }

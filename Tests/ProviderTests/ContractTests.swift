@@ -1,3 +1,4 @@
+import BitcoindAdapter
 import BlockbookAdapter
 import CoinDeskAdapter
 import JSONPriceAdapter
@@ -24,6 +25,23 @@ struct ContractTests {
         Adapter("blockbook") { baseURL, http in BlockbookProvider(id: "bb", baseURL: baseURL, http: http) },
         Adapter("rawaddr") { baseURL, http in
             RawAddrProvider(id: "bci", baseURL: baseURL, http: http, batchSize: 7)
+        },
+        Adapter("bitcoind (JSON-RPC)") { baseURL, http in
+            BitcoindProvider(
+                id: "node",
+                baseURL: baseURL,
+                http: http,
+                auth: .password(user: "watcher", password: "watcher")
+            )
+        },
+        Adapter("bitcoind (REST)") { baseURL, http in
+            BitcoindProvider(
+                id: "node",
+                baseURL: baseURL,
+                http: http,
+                auth: .password(user: "watcher", password: "watcher"),
+                rest: true
+            )
         },
     ]
 
