@@ -406,7 +406,8 @@ let package = Package(
         tests(
             "ProviderTests",
             [
-                "BitcoindAdapter", "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter", "WatcherBitcoin",
+                "BitcoindAdapter", "BlockbookAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "RawAddrAdapter",
+                "WatcherBitcoin",
                 "WatcherConfiguration",
                 "WatcherCore", "WatcherFixtures", "WatcherFuzzing", "WatcherHTTP", "WatcherPlugins", "WatcherSimnet",
                 "WatcherTesting", .httpTypes, .logging,
