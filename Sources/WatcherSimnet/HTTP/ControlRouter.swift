@@ -13,6 +13,7 @@ struct ControlRouter: Sendable {
         var amountSat: Int64
         var from: String?
         var change: String?
+        var rbf: Bool?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
     private struct NodeRequest: Decodable {
@@ -104,7 +105,13 @@ struct ControlRouter: Sendable {
         let from = try request.from.map(parse)
         let change = try request.change.map(parse)
         if change != nil, from == nil { throw BadRequest(message: "change needs from") }
-        let tx = try engine.pay(to: address, amountSat: request.amountSat, from: from, change: change)
+        let tx = try engine.pay(
+            to: address,
+            amountSat: request.amountSat,
+            from: from,
+            change: change,
+            rbf: request.rbf ?? true
+        )
         return .json(.object([.init("txid", .string(tx.txid))]))
     }
 

@@ -21,9 +21,15 @@ extension Simnet {
     /// - Returns: the txid.
     /// - Throws: ``Failure/invalidAddress(_:_:)`` or ``Failure/chain(_:)``.
     @discardableResult
-    public func pay(to address: String, amountSat: Int64, from: String? = nil, change: String? = nil) async throws
-        -> String
-    {
+    /// - Parameter rbf: whether the inputs signal replace-by-fee (BIP125 nSequence `0xfffffffd`; otherwise
+    ///   `0xfffffffe`, final but lock-time enabled).
+    public func pay(
+        to address: String,
+        amountSat: Int64,
+        from: String? = nil,
+        change: String? = nil,
+        rbf: Bool = true
+    ) async throws -> String {
         func decode(_ text: String) throws -> SimAddress {
             do {
                 return try SimAddressParser.decode(text)
@@ -35,7 +41,7 @@ extension Simnet {
         let source = try from.map(decode)
         let back = try change.map(decode)
         do {
-            return try engine.pay(to: decoded, amountSat: amountSat, from: source, change: back).txid
+            return try engine.pay(to: decoded, amountSat: amountSat, from: source, change: back, rbf: rbf).txid
         } catch {
             throw Failure.chain(error)
         }

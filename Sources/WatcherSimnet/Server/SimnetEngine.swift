@@ -55,11 +55,15 @@ final class SimnetEngine: Sendable {
         return blocks
     }
 
-    func pay(to address: SimAddress, amountSat: Int64, from: SimAddress? = nil, change: SimAddress? = nil)
-        throws(ChainModel.Failure) -> SimTransaction
-    {
+    func pay(
+        to address: SimAddress,
+        amountSat: Int64,
+        from: SimAddress? = nil,
+        change: SimAddress? = nil,
+        rbf: Bool = true
+    ) throws(ChainModel.Failure) -> SimTransaction {
         let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
-            let tx = try world.chain.pay(to: address, amountSat: amountSat, from: from, change: change)
+            let tx = try world.chain.pay(to: address, amountSat: amountSat, from: from, change: change, rbf: rbf)
             return (tx, Self.pushed([tx.txid], world.chain))
         }
         hub.publish(transactions: pushed)
