@@ -16,6 +16,7 @@ struct ControlRouter: Sendable {
         var rbf: Bool?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
+    private struct ReplaceRequest: Decodable { var txid: String }
     private struct NodeRequest: Decodable {
         var warmup: Bool?
         var warmupMessage: String?
@@ -47,6 +48,9 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/mine"): return try mine(body)
             case ("POST", "/control/tx"): return try pay(body)
             case ("POST", "/control/reorg"): return try reorg(body)
+            case ("POST", "/control/replace"):
+                let tx = try engine.replace(decode(ReplaceRequest.self, body).txid)
+                return .json(.object([.init("txid", .string(tx.txid))]))
             case ("POST", "/control/price"): return try setPrices(body)
             case ("GET", "/control/price"): return prices(engine.snapshot().prices)
             case ("POST", "/control/ratelimit"): return try rateLimit(body)

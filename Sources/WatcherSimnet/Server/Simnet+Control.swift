@@ -59,6 +59,19 @@ extension Simnet {
         }
     }
 
+    /// Replaces a mempool transaction (`POST /control/replace`): the same inputs at a higher fee, paying a fresh
+    /// outside address. The replaced transaction and its mempool descendants are gone.
+    /// - Returns: the replacement's txid.
+    /// - Throws: ``Failure/chain(_:)`` when `txid` is not in the mempool.
+    @discardableResult
+    public func replace(_ txid: String) async throws -> String {
+        do {
+            return try engine.replace(txid).txid
+        } catch {
+            throw Failure.chain(error)
+        }
+    }
+
     /// Sets some prices (`POST /control/price`); non-positive values are ignored.
     /// - Returns: all current prices.
     @discardableResult

@@ -84,6 +84,15 @@ final class SimnetEngine: Sendable {
         }
     }
 
+    func replace(_ txid: String) throws(ChainModel.Failure) -> SimTransaction {
+        let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
+            let tx = try world.chain.replace(txid)
+            return (tx, Self.pushed([tx.txid], world.chain))
+        }
+        hub.publish(transactions: pushed)
+        return tx
+    }
+
     func setPrices(_ prices: [PriceCurrency: Decimal]) -> [PriceCurrency: Decimal] {
         let now = clock.unixSeconds
         return world.withLock { world in
