@@ -43,6 +43,19 @@ struct ReplaceTests {
             }
             #expect(!paysPayee)
 
+            // The parent of the first input names its new spender, with `?spending=true` only.
+            let input = try #require(replacement["vin"]?[0])
+            let parentTxid = try #require(input["txid"]?.stringValue)
+            guard case .number(let voutText)? = input["vout"] ?? .number("0"), let vout = Int(voutText) else {
+                throw CancellationError()
+            }
+            let parent = try await SimnetHarness.get(simnet, "/api/v2/tx/\(parentTxid)?spending=true").json()
+            #expect(parent["vout"]?[vout]?["spentTxId"] == .string(new))
+            #expect(parent["vout"]?[vout]?["spentIndex"] == .number("0"))
+            let plain = try await SimnetHarness.get(simnet, "/api/v2/tx/\(parentTxid)").json()
+            #expect(plain["vout"]?[vout]?["spent"] == .bool(true))
+            #expect(plain["vout"]?[vout]?["spentTxId"] == nil)
+
             let history = try await SimnetHarness.get(simnet, "/api/v2/address/\(Self.payee)?details=txs").json()
             #expect(history["unconfirmedTxs"] == nil || history["unconfirmedTxs"] == .number("0"))
             #expect(history["transactions"] == nil)
