@@ -111,6 +111,29 @@ public struct BlockbookDecoder: Sendable {
         )
     }
 
+    /// The zero-conf facts of a full transaction: `fees`, `vsize`, each vin's `sequence` (omitted when 0, as every
+    /// empty field) and `txid`. Which parents are unconfirmed is not in the body: the engine asks (see
+    /// ``TxFacts/unconfirmedInputs``).
+    func facts(of node: ProviderHTTP.JSONNode) throws -> TxFacts {
+        let vin = try node.required("vin").array()
+        // A coinbase, or the light form (block pages, `txslight`) whose vin carry neither txid nor sequence.
+        let light = vin.contains { $0["coinbase"] != nil || $0["txid"] == nil }
+        let sequences = try vin.map { entry -> UInt32 in
+            let value = try entry["sequence"]?.int64() ?? 0
+            guard let sequence = UInt32(exactly: value) else {
+                throw entry.failure("expected a 32-bit sequence at \(entry.place), got \(value)")
+            }
+            return sequence
+        }
+        let parents = light ? nil : try vin.map { try hash(try $0.required("txid").string(), at: $0) }
+        return TxFacts(
+            feeSat: try node["fees"]?.int64(),
+            vsize: try node["vsize"]?.int(),
+            sequences: light ? nil : sequences,
+            parents: parents
+        )
+    }
+
     /// An address summary from `details=tokens` (or any level); a field the body lacks is `nil`.
     public func summary(_ node: ProviderHTTP.JSONNode, address: String) throws -> AddressSummary {
         try checkAddress(node, address: address)
@@ -140,7 +163,8 @@ public struct BlockbookDecoder: Sendable {
                 blockHeight: tx.blockHeight,
                 blockHash: tx.blockHash,
                 time: tx.time,
-                deltaSat: received - sent
+                deltaSat: received - sent,
+                facts: try facts(of: item)
             )
         }
         return HistoryPage(

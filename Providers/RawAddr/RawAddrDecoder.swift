@@ -51,10 +51,35 @@ public struct RawAddrDecoder: Sendable {
                 txid: try hash(tx),
                 blockHeight: try tx["block_height"]?.int(),
                 time: try tx["time"].map { Date(timeIntervalSince1970: TimeInterval(try $0.int64())) },
-                deltaSat: delta
+                deltaSat: delta,
+                facts: try facts(of: tx)
             )
         }
         return History(totalCount: try node.required("n_tx").int(), transactions: entries)
+    }
+
+    /// The zero-conf facts rawaddr tells: `fee`, the virtual size from `weight` (rounded up), and every input's
+    /// `sequence` when all inputs are listed. Inputs name their parent by `tx_index`, not txid: which are
+    /// unconfirmed stays `nil`.
+    func facts(of tx: Node) throws -> TxFacts {
+        let inputs = try tx["inputs"]?.array() ?? []
+        let coinbase = inputs.contains { $0["prev_out"]?.isNull ?? true }
+        var sequences: [UInt32]?
+        if !coinbase, try tx["vin_sz"]?.int() == inputs.count {
+            sequences = try inputs.map { input in
+                let value = try input.required("sequence").int64()
+                guard let sequence = UInt32(exactly: value) else {
+                    throw input.failure("expected a 32-bit sequence at \(input.place), got \(value)")
+                }
+                return sequence
+            }
+        }
+        let weight = try tx["weight"]?.int()
+        return TxFacts(
+            feeSat: try tx["fee"]?.int64(),
+            vsize: weight.map { ($0 + 3) / 4 },
+            sequences: sequences
+        )
     }
 
     /// The summaries of a `/multiaddr` answer asked with `n=txCount`, matched to `addresses` by the `address`

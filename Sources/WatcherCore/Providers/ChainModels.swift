@@ -37,14 +37,25 @@ public struct AddressTx: Sendable, Hashable, Codable {
     public var time: Date?
     /// Net effect on the address in satoshi: received minus spent.
     public var deltaSat: Int64
+    /// What the provider tells about the transaction itself (fee, size, inputs), for the zero-conf facts of
+    /// `address.tx.unconfirmed`; `nil` when it tells nothing.
+    public var facts: TxFacts?
 
     /// Creates an entry.
-    public init(txid: String, blockHeight: Int?, blockHash: String? = nil, time: Date?, deltaSat: Int64) {
+    public init(
+        txid: String,
+        blockHeight: Int?,
+        blockHash: String? = nil,
+        time: Date?,
+        deltaSat: Int64,
+        facts: TxFacts? = nil
+    ) {
         self.txid = txid
         self.blockHeight = blockHeight
         self.blockHash = blockHash
         self.time = time
         self.deltaSat = deltaSat
+        self.facts = facts
     }
 }
 

@@ -156,6 +156,7 @@ struct AddressDriver: Sendable {
         case .fetch(let limit, let after):
             (history, complete) = try await fetchHistory(entry.address, limit: limit, after: after)
         }
+        if let fetched = history { history = try await withUnconfirmedInputs(fetched, stored: stored) }
         var lookups: [String: ChainTransaction?] = [:]
         if let history, complete, let stored {
             for txid in AddressReducer.dropCandidates(stored, history: history).prefix(Self.maxLookups) {

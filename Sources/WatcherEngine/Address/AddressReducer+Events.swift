@@ -71,13 +71,27 @@ extension AddressReducer {
         )
     }
 
-    static func unconfirmed(_ tx: AddressState.TrackedTx, balance: Int64?, context: Context) -> NewEvent {
+    static func unconfirmed(_ tx: AddressState.TrackedTx, facts: TxFacts?, balance: Int64?, context: Context)
+        -> NewEvent
+    {
         event(
             "address.tx.unconfirmed",
             [tx.txid],
-            txData(tx, confirmations: 0, balance: balance, context: context),
+            txData(tx, confirmations: 0, balance: balance, context: context) + zeroConf(facts),
             context: context
         )
+    }
+
+    /// The zero-conf facts of `address.tx.unconfirmed`, each `null` where the provider cannot tell: facts for a
+    /// policy, not a promise (with full-RBF any unconfirmed transaction can be replaced).
+    static func zeroConf(_ facts: TxFacts?) -> [JSONValue.Member] {
+        [
+            .init("feeRate", .optional(facts?.feeRate)),
+            .init("feeSat", facts?.feeSat.map(JSONValue.sats) ?? .null),
+            .init("vsize", .integer(facts?.vsize)),
+            .init("rbf", facts?.signalsRBF.map(JSONValue.bool) ?? .null),
+            .init("unconfirmedInputs", .integer(facts?.unconfirmedInputs)),
+        ]
     }
 
     static func confirmed(_ tx: AddressState.TrackedTx, confirmations: Int, balance: Int64?, context: Context)

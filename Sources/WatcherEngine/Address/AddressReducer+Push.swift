@@ -11,6 +11,7 @@ extension AddressReducer {
         _ state: AddressState,
         txid: String,
         deltaSat: Int64,
+        facts: TxFacts? = nil,
         context: Context
     ) -> (AddressState, [NewEvent]) {
         guard state.txs[txid] == nil else { return (state, []) }
@@ -24,7 +25,7 @@ extension AddressReducer {
             state.summary = summary
         }
         state.updatedAt = context.now
-        var events = [unconfirmed(tx, balance: state.summary?.balanceSat, context: context)]
+        var events = [unconfirmed(tx, facts: facts, balance: state.summary?.balanceSat, context: context)]
         events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }

@@ -131,7 +131,9 @@ public enum AddressReducer {
                         deltaSat: item.deltaSat
                     )
                     state.txs[item.txid] = tx
-                    events.append(unconfirmed(tx, balance: observation.summary.balanceSat, context: context))
+                    events.append(
+                        unconfirmed(tx, facts: item.facts, balance: observation.summary.balanceSat, context: context)
+                    )
                 }
                 continue
             }

@@ -5,7 +5,8 @@ extension ChainModel {
     /// Creates an unconfirmed transaction paying `amountSat` to `address`, spending the unspent outputs of `from`
     /// (confirmed or waiting in the mempool) with the change going to `change` (default: back to `from`), or,
     /// without `from`, the funded addresses' confirmed outputs with the change back to the first input's address.
-    /// It is mined in the next block.
+    /// It is mined in the next block. Its inputs signal replace-by-fee (nSequence `0xfffffffd`) unless `rbf` is
+    /// false (`0xfffffffe`: final, lock time enabled).
     /// - Returns: the new transaction.
     /// - Throws: ``Failure/invalidAmount(_:)``, ``Failure/insufficientFunds(needed:available:)`` or
     ///   ``Failure/insufficientFundsAt(_:needed:available:)``.
@@ -13,12 +14,22 @@ extension ChainModel {
         to address: SimAddress,
         amountSat: Int64,
         from: SimAddress? = nil,
-        change: SimAddress? = nil
+        change: SimAddress? = nil,
+        rbf: Bool = true
     )
         throws(Failure) -> SimTransaction
     {
         guard amountSat > 0, amountSat <= 2_100_000_000_000_000 else { throw .invalidAmount(amountSat) }
-        if let from { return try pay(to: address, amountSat: amountSat, spending: from, change: change ?? from) }
+        let sequence: UInt32 = rbf ? 0xffff_fffd : 0xffff_fffe
+        if let from {
+            return try pay(
+                to: address,
+                amountSat: amountSat,
+                spending: from,
+                change: change ?? from,
+                sequence: sequence
+            )
+        }
         var picked: [(SimOutpoint, SimOutput)] = []
         var total: Int64 = 0
         func fee(_ inputs: Int) -> Int64 { 300 + 150 * Int64(inputs) }
@@ -36,7 +47,7 @@ extension ChainModel {
         book[address.string] = book[address.string] ?? address
         if !trackedAddresses.contains(address.string) { trackedAddresses.append(address.string) }
         let inputs = picked.map { outpoint, output in
-            SimInput(prevout: outpoint, address: output.address ?? "", value: output.value, sequence: 0xffff_fffd)
+            SimInput(prevout: outpoint, address: output.address ?? "", value: output.value, sequence: sequence)
         }
         var outputs = [SimOutput(address: address.string, value: amountSat)]
         let changeValue = total - amountSat - fee(picked.count)
@@ -51,9 +62,13 @@ extension ChainModel {
     }
 
     /// A payment out of one address: its unspent outputs, oldest first, until they cover the amount and the fee.
-    private mutating func pay(to address: SimAddress, amountSat: Int64, spending from: SimAddress, change: SimAddress)
-        throws(Failure) -> SimTransaction
-    {
+    private mutating func pay(
+        to address: SimAddress,
+        amountSat: Int64,
+        spending from: SimAddress,
+        change: SimAddress,
+        sequence: UInt32
+    ) throws(Failure) -> SimTransaction {
         func fee(_ inputs: Int) -> Int64 { 300 + 150 * Int64(inputs) }
         let view = view(of: from.string)
         var unspent: [(SimOutpoint, SimOutput)] = []
@@ -83,7 +98,7 @@ extension ChainModel {
             if !trackedAddresses.contains(item.string) { trackedAddresses.append(item.string) }
         }
         let inputs = picked.map { outpoint, output in
-            SimInput(prevout: outpoint, address: from.string, value: output.value, sequence: 0xffff_fffd)
+            SimInput(prevout: outpoint, address: from.string, value: output.value, sequence: sequence)
         }
         var outputs = [SimOutput(address: address.string, value: amountSat)]
         let changeValue = total - amountSat - fee(picked.count)

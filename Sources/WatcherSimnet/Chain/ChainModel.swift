@@ -46,6 +46,8 @@ public struct ChainModel: Sendable {
         case invalidReorgDepth(Int, maximum: Int)
         /// The block count is below 1 or too large for one call.
         case invalidCount(Int)
+        /// The txid is not waiting in the mempool (unknown, confirmed, or gone).
+        case notInMempool(String)
 
         public var description: String {
             switch self {
@@ -56,6 +58,7 @@ public struct ChainModel: Sendable {
                 "insufficient funds: need \(needed) sat, \(address) holds \(available) sat unspent"
             case .invalidReorgDepth(let depth, let maximum): "invalid reorg depth \(depth) (1...\(maximum))"
             case .invalidCount(let count): "invalid block count \(count) (1...1000)"
+            case .notInMempool(let txid): "transaction \(txid) is not in the mempool"
             }
         }
     }

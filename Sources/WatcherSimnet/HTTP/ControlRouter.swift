@@ -13,8 +13,10 @@ struct ControlRouter: Sendable {
         var amountSat: Int64
         var from: String?
         var change: String?
+        var rbf: Bool?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
+    private struct ReplaceRequest: Decodable { var txid: String }
     private struct NodeRequest: Decodable {
         var warmup: Bool?
         var warmupMessage: String?
@@ -46,6 +48,9 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/mine"): return try mine(body)
             case ("POST", "/control/tx"): return try pay(body)
             case ("POST", "/control/reorg"): return try reorg(body)
+            case ("POST", "/control/replace"):
+                let tx = try engine.replace(decode(ReplaceRequest.self, body).txid)
+                return .json(.object([.init("txid", .string(tx.txid))]))
             case ("POST", "/control/price"): return try setPrices(body)
             case ("GET", "/control/price"): return prices(engine.snapshot().prices)
             case ("POST", "/control/ratelimit"): return try rateLimit(body)
@@ -106,7 +111,13 @@ struct ControlRouter: Sendable {
         let from = try request.from.map(parse)
         let change = try request.change.map(parse)
         if change != nil, from == nil { throw BadRequest(message: "change needs from") }
-        let tx = try engine.pay(to: address, amountSat: request.amountSat, from: from, change: change)
+        let tx = try engine.pay(
+            to: address,
+            amountSat: request.amountSat,
+            from: from,
+            change: change,
+            rbf: request.rbf ?? true
+        )
         return .json(.object([.init("txid", .string(tx.txid))]))
     }
 

@@ -20,7 +20,9 @@ struct DataRouter: Sendable {
         if path == "/api" { return Self.redirect(to: "/api/", query: query) }
         if let height = path.suffix(after: "/api/v2/block-index/") { return renderer.blockIndex(height) }
         if let id = path.suffix(after: "/api/v2/block/") { return renderer.block(id, page: query.int("page")) }
-        if let txid = path.suffix(after: "/api/v2/tx/") { return renderer.transaction(txid) }
+        if let txid = path.suffix(after: "/api/v2/tx/") {
+            return renderer.transaction(txid, spending: query["spending"] == "true")
+        }
         if let address = path.suffix(after: "/api/v2/address/") {
             return renderer.address(
                 address,

@@ -103,11 +103,12 @@ struct BlockbookRenderer: Sendable {
         return .json(object.value)
     }
 
-    /// `GET /api/v2/tx/<txid>`.
-    func transaction(_ txid: Substring) -> SimReply {
+    /// `GET /api/v2/tx/<txid>[?spending=true]`: with `spending`, spent outputs name their spender
+    /// (`spentTxId`, `spentIndex`, and `spentHeight` once it is confirmed), as an extended-index instance does.
+    func transaction(_ txid: Substring, spending: Bool = false) -> SimReply {
         guard !txid.isEmpty else { return Self.error("Missing txid") }
         guard let tx = chain.transaction(String(txid)) else { return Self.error("Transaction '\(txid)' not found") }
-        return .json(BlockbookTxJSON(chain: chain).full(tx))
+        return .json(BlockbookTxJSON(chain: chain).full(tx, spending: spending))
     }
 
     /// `GET /api/v2/tickers/?currency=`: rates keyed by lower-case code; unknown currencies get `-1`.

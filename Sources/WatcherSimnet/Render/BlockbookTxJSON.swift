@@ -10,7 +10,8 @@ struct BlockbookTxJSON: Sendable {
 
     /// The full transaction. `own` marks inputs/outputs of those addresses (one address's, or an xpub's) with
     /// `isOwn`; mempool transactions also carry `rbf`, the confirmation estimate and `coinSpecificData`.
-    func full(_ tx: SimTransaction, own: Set<String> = []) -> JSONValue {
+    /// With `spending`, spent outputs carry `spentTxId`, `spentIndex` and (once confirmed) `spentHeight`.
+    func full(_ tx: SimTransaction, own: Set<String> = [], spending: Bool = false) -> JSONValue {
         let wire = chain.serializer.serialize(tx)
         let location = chain.location(of: tx.txid)
         var object = JSONObjectBuilder()
@@ -18,7 +19,7 @@ struct BlockbookTxJSON: Sendable {
         if tx.version != 0 { object.add("version", .integer(tx.version)) }
         if tx.lockTime != 0 { object.add("lockTime", .integer(tx.lockTime)) }
         object.add("vin", .array(fullInputs(tx, own: own, scripts: wire.inputScripts)))
-        object.add("vout", .array(outputs(tx, own: own, withHex: true)))
+        object.add("vout", .array(outputs(tx, own: own, withHex: true, spending: spending)))
         appendBlockFields(tx, location: location, to: &object, estimate: true)
         object.add("size", .integer(wire.size))
         object.add("vsize", .integer(wire.vsize))
@@ -86,13 +87,22 @@ struct BlockbookTxJSON: Sendable {
         }
     }
 
-    private func outputs(_ tx: SimTransaction, own: Set<String>, withHex: Bool) -> [JSONValue] {
+    private func outputs(_ tx: SimTransaction, own: Set<String>, withHex: Bool, spending: Bool = false) -> [JSONValue] {
         let serializer = chain.serializer
         return tx.outputs.enumerated().map { n, output in
             var object = JSONObjectBuilder()
             object.add("value", .satoshiString(output.value))
             object.add("n", .integer(n))
-            if chain.spender(of: SimOutpoint(txid: tx.txid, vout: n)) != nil { object.add("spent", .bool(true)) }
+            if let spender = chain.spender(of: SimOutpoint(txid: tx.txid, vout: n)) {
+                object.add("spent", .bool(true))
+                if spending {
+                    object.add("spentTxId", .string(spender.txid))
+                    object.add("spentIndex", .integer(spender.input))
+                    if let height = chain.location(of: spender.txid)?.height {
+                        object.add("spentHeight", .integer(height))
+                    }
+                }
+            }
             if withHex { object.add("hex", .string(Hex.encode(serializer.outputScript(output)))) }
             if let address = output.address {
                 object.add("addresses", .array([.string(address)]))

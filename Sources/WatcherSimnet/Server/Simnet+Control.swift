@@ -21,9 +21,15 @@ extension Simnet {
     /// - Returns: the txid.
     /// - Throws: ``Failure/invalidAddress(_:_:)`` or ``Failure/chain(_:)``.
     @discardableResult
-    public func pay(to address: String, amountSat: Int64, from: String? = nil, change: String? = nil) async throws
-        -> String
-    {
+    /// - Parameter rbf: whether the inputs signal replace-by-fee (BIP125 nSequence `0xfffffffd`; otherwise
+    ///   `0xfffffffe`, final but lock-time enabled).
+    public func pay(
+        to address: String,
+        amountSat: Int64,
+        from: String? = nil,
+        change: String? = nil,
+        rbf: Bool = true
+    ) async throws -> String {
         func decode(_ text: String) throws -> SimAddress {
             do {
                 return try SimAddressParser.decode(text)
@@ -35,7 +41,7 @@ extension Simnet {
         let source = try from.map(decode)
         let back = try change.map(decode)
         do {
-            return try engine.pay(to: decoded, amountSat: amountSat, from: source, change: back).txid
+            return try engine.pay(to: decoded, amountSat: amountSat, from: source, change: back, rbf: rbf).txid
         } catch {
             throw Failure.chain(error)
         }
@@ -48,6 +54,19 @@ extension Simnet {
     public func reorg(depth: Int) async throws -> [ReorgedBlock] {
         do {
             return try engine.reorg(depth: depth)
+        } catch {
+            throw Failure.chain(error)
+        }
+    }
+
+    /// Replaces a mempool transaction (`POST /control/replace`): the same inputs at a higher fee, paying a fresh
+    /// outside address. The replaced transaction and its mempool descendants are gone.
+    /// - Returns: the replacement's txid.
+    /// - Throws: ``Failure/chain(_:)`` when `txid` is not in the mempool.
+    @discardableResult
+    public func replace(_ txid: String) async throws -> String {
+        do {
+            return try engine.replace(txid).txid
         } catch {
             throw Failure.chain(error)
         }

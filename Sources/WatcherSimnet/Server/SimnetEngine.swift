@@ -70,11 +70,15 @@ final class SimnetEngine: Sendable {
         return blocks
     }
 
-    func pay(to address: SimAddress, amountSat: Int64, from: SimAddress? = nil, change: SimAddress? = nil)
-        throws(ChainModel.Failure) -> SimTransaction
-    {
+    func pay(
+        to address: SimAddress,
+        amountSat: Int64,
+        from: SimAddress? = nil,
+        change: SimAddress? = nil,
+        rbf: Bool = true
+    ) throws(ChainModel.Failure) -> SimTransaction {
         let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
-            let tx = try world.chain.pay(to: address, amountSat: amountSat, from: from, change: change)
+            let tx = try world.chain.pay(to: address, amountSat: amountSat, from: from, change: change, rbf: rbf)
             zmq.publish([.mempoolAdded(txid: tx.txid, mempoolSequence: UInt64(max(0, world.chain.mempoolSequence)))])
             return (tx, Self.pushed([tx.txid], world.chain))
         }
@@ -111,6 +115,20 @@ final class SimnetEngine: Sendable {
             }
             return replaced
         }
+    }
+
+    func replace(_ txid: String) throws(ChainModel.Failure) -> SimTransaction {
+        let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
+            let tx = try world.chain.replace(txid)
+            let sequence = UInt64(max(0, world.chain.mempoolSequence))
+            zmq.publish([
+                .mempoolRemoved(txid: txid, mempoolSequence: sequence),
+                .mempoolAdded(txid: tx.txid, mempoolSequence: sequence),
+            ])
+            return (tx, Self.pushed([tx.txid], world.chain))
+        }
+        hub.publish(transactions: pushed)
+        return tx
     }
 
     func setPrices(_ prices: [PriceCurrency: Decimal]) -> [PriceCurrency: Decimal] {
