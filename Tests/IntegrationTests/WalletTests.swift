@@ -183,7 +183,7 @@ struct WalletTests {
                 let events = try WatchShapeTests.events(store)
                 #expect(!events.contains { $0["type"] == .string("address.balance.changed") })
                 let changes = events.filter { $0["type"] == .string("wallet.balance.changed") }
-                #expect(changes.contains { $0["data"]?["txids"]?[0] == .string(spend) })
+                #expect(changes.contains { $0["data"]?["txid"] == .string(spend) })
                 let total = changes.compactMap { $0["data"]?["deltaSat"]?.serialized() }.compactMap(Int64.init)
                     .reduce(0, +)
                 #expect(total == truth, "wallet.balance.changed deltas: \(total), balance \(truth)")
@@ -201,7 +201,7 @@ struct WalletTests {
                 let txid = try await simnet.pay(to: address, amountSat: 25_000)
                 let pending =
                     try await WatchShapeTests.event(store, "wallet.balance.changed") {
-                        $0["txids"] == .array([.string(txid)])
+                        $0["txid"] == .string(txid)
                     }["data"] ?? .null
                 #expect(pending["unconfirmedDeltaSat"] == .number("25000") && pending["deltaSat"] == .number("25000"))
                 let unconfirmed = try Self.txEvents(store, txid)
@@ -210,7 +210,7 @@ struct WalletTests {
                 _ = try await simnet.mine(count: 1)
                 let settled =
                     try await WatchShapeTests.event(store, "wallet.balance.changed") {
-                        $0["txids"] == .array([.string(txid)]) && $0["confirmedDeltaSat"] == .number("25000")
+                        $0["txid"] == .string(txid) && $0["confirmedDeltaSat"] == .number("25000")
                     }["data"] ?? .null
                 #expect(settled["deltaSat"] == .number("0") && settled["unconfirmedDeltaSat"] == .number("-25000"))
                 #expect(try Self.state(store)?.balanceSat == 25_000)

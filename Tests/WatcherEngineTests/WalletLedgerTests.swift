@@ -44,7 +44,13 @@ struct WalletLedgerTests {
         )
     }
 
-    @Test func aPaymentMovesTheBalanceAndIsAnnouncedWithAnIdFromTheChain() throws {
+    static func apply(_ change: WalletLedger.Change, to state: WalletState, addresses: [AddressState] = [])
+        -> (WalletState, [NewEvent])
+    {
+        WalletLedger.apply(state, change, addresses: addresses, context: context)
+    }
+
+    @Test func aPaymentIsOneEventPerStepWithAnIdFromTheChain() throws {
         var change = WalletLedger.Change()
         let tx = AddressState.TrackedTx(txid: "pay", blockHeight: nil, blockHash: nil, deltaSat: 7_000)
         WalletLedger.record(
@@ -55,49 +61,50 @@ struct WalletLedgerTests {
         )
         var state = WalletState(chain: "btc", wallet: "shop", descriptor: "d")
         state.balanceSat = 1_000
-        let (next, events) = WalletLedger.apply(state, change, context: Self.context)
+        let (next, events) = Self.apply(change, to: state)
         #expect(next.balanceSat == 1_000 && next.unconfirmedSat == 7_000)
         let event = try #require(events.first)
         #expect(events.count == 1 && event.type == "wallet.balance.changed")
         #expect(
-            event.id
-                == EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay|unconfirmed|bc1qfour"])
+            event.id == EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay", "unconfirmed"])
         )
         let data = try JSONValue.parse(event.body)["data"]
         #expect(data?["deltaSat"] == .number("7000") && data?["unconfirmedDeltaSat"] == .number("7000"))
-        #expect(data?["old"]?["balanceSat"] == .number("1000") && data?["new"]?["unconfirmedSat"] == .number("7000"))
-        #expect(data?["txids"] == .array([.string("pay")]) && data?["label"] == .string("Shop"))
+        #expect(data?["state"] == .string("unconfirmed") && data?["balanceSat"] == .null)
+        #expect(data?["txid"] == .string("pay") && data?["label"] == .string("Shop"))
         // Confirmation moves it from one side to the other: the total does not change, the fact (and id) does.
         var confirm = WalletLedger.Change()
         let mined = AddressState.TrackedTx(txid: "pay", blockHeight: 9, blockHash: "b9", deltaSat: 7_000)
+        let after = Self.address(confirmed: 8_000, txs: [mined])
         WalletLedger.record(
             &confirm,
             before: Self.address(confirmed: 1_000, unconfirmed: 7_000, txs: [tx]),
-            after: Self.address(confirmed: 8_000, txs: [mined]),
+            after: after,
             events: [Self.event("address.tx.confirmed", "pay", block: "b9")]
         )
-        let (settled, confirmed) = WalletLedger.apply(next, confirm, context: Self.context)
+        let (settled, confirmed) = Self.apply(confirm, to: next, addresses: [after])
         #expect(settled.balanceSat == 8_000 && settled.unconfirmedSat == 0)
         let second = try JSONValue.parse(try #require(confirmed.first).body)["data"]
         #expect(second?["deltaSat"] == .number("0") && second?["confirmedDeltaSat"] == .number("7000"))
-        #expect(confirmed.first?.id != event.id)
+        #expect(second?["unconfirmedDeltaSat"] == .number("-7000") && second?["balanceSat"] == .number("8000"))
+        #expect(
+            confirmed.map(\.id) == [
+                EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay", "confirmed", "b9"])
+            ]
+        )
     }
 
     @Test func aBaselineMovesTheBalanceSilently() {
         var change = WalletLedger.Change()
         let old = AddressState.TrackedTx(txid: "old", blockHeight: 3, blockHash: "b3", deltaSat: 5_000)
         WalletLedger.record(&change, before: nil, after: Self.address(confirmed: 5_000, txs: [old]), events: [])
-        let (next, events) = WalletLedger.apply(
-            WalletState(chain: "btc", wallet: "shop", descriptor: "d"),
-            change,
-            context: Self.context
-        )
+        let (next, events) = Self.apply(change, to: WalletState(chain: "btc", wallet: "shop", descriptor: "d"))
         #expect(next.balanceSat == 5_000 && events.isEmpty)
     }
 
     /// A payment scanned in the block that grew the window to its address, before the address's history check:
-    /// announced then, with no balance; its balance counts (and is announced) when the check gives one.
-    @Test func aPaymentWhoseBalanceComesLaterCountsWhenItComes() throws {
+    /// the step is a fact of the chain, announced then; the balance the check brings later is silent.
+    @Test func aPaymentWhoseBalanceComesLaterIsAnnouncedWhenItIsSeen() throws {
         let mined = AddressState.TrackedTx(txid: "pay", blockHeight: 9, blockHash: "b9", deltaSat: 42_000)
         var scanned = WalletLedger.Change()
         WalletLedger.record(
@@ -106,7 +113,15 @@ struct WalletLedgerTests {
             after: Self.address(confirmed: nil, txs: [mined]),
             events: [Self.event("address.tx.confirmed", "pay", block: "b9")]
         )
-        #expect(scanned == WalletLedger.Change())
+        let empty = WalletState(chain: "btc", wallet: "shop", descriptor: "d")
+        let (_, events) = Self.apply(scanned, to: empty, addresses: [Self.address(confirmed: nil, txs: [mined])])
+        let data = try JSONValue.parse(try #require(events.last).body)["data"]
+        #expect(
+            events.map { try! JSONValue.parse($0.body)["data"]?["state"] } == [
+                .string("unconfirmed"), .string("confirmed"),
+            ]
+        )
+        #expect(data?["confirmedDeltaSat"] == .number("42000") && data?["balanceSat"] == .null)
         var checked = WalletLedger.Change()
         WalletLedger.record(
             &checked,
@@ -114,16 +129,39 @@ struct WalletLedgerTests {
             after: Self.address(confirmed: 42_000, txs: [mined]),
             events: []
         )
-        let (next, events) = WalletLedger.apply(
-            WalletState(chain: "btc", wallet: "shop", descriptor: "d"),
-            checked,
-            context: Self.context
-        )
-        #expect(next.balanceSat == 42_000)
-        #expect(
-            events.map(\.id) == [
-                EventBuilder.id(type: "wallet.balance.changed", fact: ["btc", "shop", "pay|confirmed|b9|bc1qfour"])
-            ]
-        )
+        let (next, later) = Self.apply(checked, to: empty)
+        #expect(next.balanceSat == 42_000 && later.isEmpty)
+    }
+
+    /// A spend from one wallet address with change to another is one step per state, its amount the net effect
+    /// on the wallet; a transfer that moves nothing is not announced.
+    @Test func aTransactionAtSeveralAddressesIsOneStepWithItsNetEffect() throws {
+        var change = WalletLedger.Change()
+        for (address, delta) in [("bc1qfour", Int64(-10_000)), ("bc1qfive", 6_000)] {
+            var after = AddressState(chain: "btc", address: address)
+            after.txs["spend"] = AddressState.TrackedTx(
+                txid: "spend",
+                blockHeight: nil,
+                blockHash: nil,
+                deltaSat: delta
+            )
+            let event = EventBuilder().make(
+                type: "address.tx.unconfirmed",
+                fact: ["btc", address, "spend"],
+                source: "shop",
+                subject: address,
+                data: []
+            )
+            WalletLedger.record(
+                &change,
+                before: AddressState(chain: "btc", address: address),
+                after: after,
+                events: [event]
+            )
+        }
+        let (_, events) = Self.apply(change, to: WalletState(chain: "btc", wallet: "shop", descriptor: "d"))
+        #expect(events.count == 1)
+        let data = try JSONValue.parse(try #require(events.first).body)["data"]
+        #expect(data?["amountSat"] == .number("-4000") && data?["unconfirmedDeltaSat"] == .number("-4000"))
     }
 }

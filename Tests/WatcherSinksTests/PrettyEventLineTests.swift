@@ -108,6 +108,23 @@ struct PrettyEventLineTests {
         )
     }
 
+    @Test func aWalletBalanceStepShowsTheStateTheTxidAndEachChange() {
+        // docs/events.md: the spend with its change, confirmed (WalletTests on the simnet).
+        let body =
+            #"{"specversion":"1.0","id":"evt_43aefdb73ca3bc8f129d0d74f5bb1522","source":"watcher/shop","type":"wallet.balance.changed","subject":"shop","time":"2026-11-26T17:35:28.563Z","datacontenttype":"application/json","data":{"chain":"btc","wallet":"shop","label":"Shop","txid":"6ac51172b97dfa4cd83bac4386a95a76f95de979c20087ded3bb3f2d702f85a7","state":"confirmed","blockHeight":800010,"blockHash":"692067a18cab5cefb623e0806a322399eef47d719f7e5f6420a0f80f30d45d01","amountSat":-60450,"amountBtc":"-0.00060450","deltaSat":0,"deltaBtc":"0.00000000","confirmedDeltaSat":-60450,"unconfirmedDeltaSat":60450,"balanceSat":189550,"balanceBtc":"0.00189550","fiat":{}}}"#
+        let event = SinkEvent(
+            seq: 9,
+            id: "evt_43aefdb73ca3bc8f129d0d74f5bb1522",
+            type: "wallet.balance.changed",
+            body: Array(body.utf8)
+        )
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == "2026-11-26T17:35:28.563Z  wallet.balance.changed      shop  (Shop) confirmed 6ac51172b97dfa4c… "
+                + "confirmed -0.00060450 BTC → 0.00189550 BTC unconfirmed +0.00060450 BTC"
+        )
+    }
+
     @Test func anAddressBalanceStepShowsTheStateTheTxidAndEachChange() {
         // docs/events.md: a payment of 40003 sat confirmed, recorded by ActiveActiveBalanceTests.
         let body =

@@ -158,9 +158,23 @@ struct AddressDriver: Sendable {
         }
         if let fetched = history { history = try await withUnconfirmedInputs(fetched, stored: stored) }
         var lookups: [String: ChainTransaction?] = [:]
+        var replacedBlocks: Set<String> = []
         if let history, complete, let stored {
             for txid in AddressReducer.dropCandidates(stored, history: history).prefix(Self.maxLookups) {
                 lookups[txid] = try await lookUp(txid)
+            }
+            let confirmed = AddressReducer.confirmedCandidates(
+                stored,
+                history: history,
+                tipHeight: tipHeight,
+                context: reducerContext
+            )
+            for txid in confirmed.prefix(Self.maxLookups) {
+                lookups[txid] = try await lookUp(txid)
+                // Found somewhere, the lookup says where; unknown, only the block's replacement is proof.
+                if case .some(.some) = lookups[txid] { continue }
+                guard let tx = stored.txs[txid], let height = tx.blockHeight, let hash = tx.blockHash else { continue }
+                if try await blockReplaced(height: height, hash: hash) { replacedBlocks.insert(hash) }
             }
         }
         let observation = AddressReducer.Observation(
@@ -168,7 +182,8 @@ struct AddressDriver: Sendable {
             history: history,
             complete: complete,
             tipHeight: tipHeight,
-            lookups: lookups
+            lookups: lookups,
+            replacedBlocks: replacedBlocks
         )
         let logger = context.logger
         try await context.commit { txn in
@@ -202,6 +217,17 @@ struct AddressDriver: Sendable {
             if fetched.count < current { return (fetched, true) }
             guard let wider = AddressReducer.widened(limit: current) else { return (fetched, false) }
             limit = wider
+        }
+    }
+
+    /// Whether the provider has another block than `hash` at `height`. A provider that has not reached `height`
+    /// says nothing: it may lag, and the block may still stand.
+    func blockReplaced(height: Int, hash: String) async throws -> Bool {
+        do {
+            let header = try await context.ask(providers, .refresh) { try await $0.block(.height(height)) }
+            return header.hash != hash
+        } catch ProviderError.notFound {
+            return false
         }
     }
 

@@ -32,10 +32,7 @@ extension AddressReducer {
         if let previous, previous == summary { return .none }
         if summary.txCount == 0, (summary.unconfirmedTxCount ?? 0) == 0 { return .empty }
         let txs = stored?.txs.values.map { $0 } ?? []
-        let anchor =
-            txs
-            .filter { isSettled($0, tipHeight: tipHeight, context: context) }
-            .max { ($0.blockHeight ?? 0, $0.txid) < ($1.blockHeight ?? 0, $1.txid) }
+        let anchor = historyAnchor(txs, tipHeight: tipHeight, context: context)
         let newer = txs.filter { tx in
             guard let anchorHeight = anchor?.blockHeight else { return true }
             return (tx.blockHeight ?? .max) > anchorHeight
@@ -55,5 +52,137 @@ extension AddressReducer {
     public static func dropCandidates(_ state: AddressState, history: [AddressTx]) -> [String] {
         let seen = Set(history.map(\.txid))
         return state.txs.values.filter { $0.blockHeight == nil && !seen.contains($0.txid) }.map(\.txid).sorted()
+    }
+
+    /// The newest settled transaction: a history request stops at it.
+    static func historyAnchor(_ txs: [AddressState.TrackedTx], tipHeight: Int?, context: Context)
+        -> AddressState.TrackedTx?
+    {
+        txs.filter { isSettled($0, tipHeight: tipHeight, context: context) }
+            .max { ($0.blockHeight ?? 0, $0.txid) < ($1.blockHeight ?? 0, $1.txid) }
+    }
+
+    /// Confirmed transactions above the history's anchor that a complete `history` no longer lists: their block
+    /// may have been replaced (a reorg the chain walk could not place below them, such as a block whose hash it
+    /// never knew). Each is looked up, and its block asked for, before it is reverted.
+    public static func confirmedCandidates(
+        _ state: AddressState,
+        history: [AddressTx],
+        tipHeight: Int?,
+        context: Context
+    ) -> [String] {
+        let seen = Set(history.map(\.txid))
+        let floor = historyAnchor(Array(state.txs.values), tipHeight: tipHeight, context: context)?.blockHeight
+        return state.txs.values.filter { tx in
+            guard let height = tx.blockHeight, !seen.contains(tx.txid) else { return false }
+            return height > (floor ?? .min)
+        }.map(\.txid).sorted()
+    }
+
+    /// Mempool transactions missing from a complete history: confirmed after all (the lookup says so), still
+    /// waiting, or gone (`address.tx.replaced`).
+    static func vanished(
+        _ history: [AddressTx],
+        from state: inout AddressState,
+        observation: Observation,
+        context: Context
+    ) -> [NewEvent] {
+        let seen = Set(history.map(\.txid))
+        var events: [NewEvent] = []
+        for txid in state.txs.keys.sorted() {
+            guard let tx = state.txs[txid], tx.blockHeight == nil, !seen.contains(txid) else { continue }
+            switch observation.lookups[txid] {
+            case .some(.some(let found)):
+                guard let height = found.blockHeight else { continue }
+                events += confirm(tx, in: found, height: height, state: &state, observation, context)
+            case .some(.none), .none:
+                state.txs[txid] = nil
+                events.append(replaced(tx, balance: observation.summary.balanceSat, context: context))
+            }
+        }
+        return events
+    }
+
+    /// Confirmed transactions missing from a complete history (`candidates`): still in their block (the
+    /// history lagged: kept), moved to another block (reverted, then confirmed there), back in the mempool
+    /// (reverted), or unknown to the provider. An unknown one is reverted only when its block is known to be
+    /// replaced (the provider's block at its height, or the chain memory's, has another hash), never on the word
+    /// of a provider that may not have reached the block yet; it is then gone (`address.tx.replaced`) when the
+    /// lookup said so, else unconfirmed until the next poll looks it up.
+    static func vanishedConfirmed(
+        _ candidates: Set<String>,
+        history: [AddressTx],
+        from state: inout AddressState,
+        observation: Observation,
+        context: Context
+    ) -> [NewEvent] {
+        var events: [NewEvent] = []
+        let balance = observation.summary.balanceSat
+        for txid in candidates.sorted() {
+            guard let tx = state.txs[txid], let height = tx.blockHeight else { continue }
+            let lookup = observation.lookups[txid]
+            if case .some(.some(let found)) = lookup {
+                if found.blockHeight == height, found.blockHash == nil || found.blockHash == tx.blockHash { continue }
+                events.append(reverted(tx, balance: balance, context: context))
+                let back = AddressState.TrackedTx(txid: txid, blockHeight: nil, blockHash: nil, deltaSat: tx.deltaSat)
+                state.txs[txid] = back
+                if let newHeight = found.blockHeight {
+                    events += confirm(back, in: found, height: newHeight, state: &state, observation, context)
+                }
+                continue
+            }
+            guard blockReplaced(tx, history: history, observation: observation, context: context) else { continue }
+            events.append(reverted(tx, balance: balance, context: context))
+            if case .some(.none) = lookup {
+                state.txs[txid] = nil
+                events.append(replaced(tx, balance: balance, context: context))
+            } else {
+                state.txs[txid] = AddressState.TrackedTx(
+                    txid: txid,
+                    blockHeight: nil,
+                    blockHash: nil,
+                    deltaSat: tx.deltaSat
+                )
+            }
+        }
+        return events
+    }
+
+    /// Whether the block of a confirmed `tx` is known to be replaced: the provider said so
+    /// (``Observation/replacedBlocks``), or the chain memory or the history has another block at its height.
+    static func blockReplaced(
+        _ tx: AddressState.TrackedTx,
+        history: [AddressTx],
+        observation: Observation,
+        context: Context
+    ) -> Bool {
+        guard let height = tx.blockHeight, let hash = tx.blockHash else { return false }
+        if observation.replacedBlocks.contains(hash) { return true }
+        if let memory = context.blockHashes[height], memory != hash { return true }
+        return history.contains { item in
+            guard item.blockHeight == height, let other = item.blockHash ?? context.blockHashes[height] else {
+                return false
+            }
+            return other != hash
+        }
+    }
+
+    /// Confirms `tx` in the block a lookup found it in.
+    static func confirm(
+        _ tx: AddressState.TrackedTx,
+        in found: ChainTransaction,
+        height: Int,
+        state: inout AddressState,
+        _ observation: Observation,
+        _ context: Context
+    ) -> [NewEvent] {
+        var tx = tx
+        tx.blockHeight = height
+        tx.blockHash = found.blockHash ?? context.blockHashes[height]
+        tx.announced = []
+        state.txs[tx.txid] = tx
+        return [
+            confirmed(tx, tipHeight: observation.tipHeight, balance: observation.summary.balanceSat, context: context)
+        ]
     }
 }

@@ -56,8 +56,13 @@ public enum AddressReducer {
         /// The chain tip height, for confirmations.
         public var tipHeight: Int?
         /// Mempool transactions missing from a complete history, looked up one by one: `nil` when the provider
-        /// does not know the txid. A candidate without an entry is taken as gone.
+        /// does not know the txid. A candidate without an entry is taken as gone. Confirmed transactions missing
+        /// from a complete history (``confirmedCandidates(_:history:tipHeight:context:)``) are looked up too.
         public var lookups: [String: ChainTransaction?]
+        /// Hashes of blocks the provider no longer has at their heights (asked for the blocks of confirmed
+        /// transactions missing from a complete history): proof that such a transaction's block was replaced,
+        /// not that the provider lags.
+        public var replacedBlocks: Set<String>
 
         /// Creates an observation.
         public init(
@@ -65,13 +70,15 @@ public enum AddressReducer {
             history: [AddressTx]?,
             complete: Bool,
             tipHeight: Int?,
-            lookups: [String: ChainTransaction?] = [:]
+            lookups: [String: ChainTransaction?] = [:],
+            replacedBlocks: Set<String> = []
         ) {
             self.summary = summary
             self.history = history
             self.complete = complete
             self.tipHeight = tipHeight
             self.lookups = lookups
+            self.replacedBlocks = replacedBlocks
         }
     }
 
@@ -101,6 +108,11 @@ public enum AddressReducer {
         }
         observation.tipHeight = tipHeight
         state.summary = summary
+        // A confirmed transaction sent back to the mempool here is looked for again on the next poll, even when
+        // the summary stands still (as after a reorg the chain walk saw).
+        if state.txs.values.contains(where: { $0.blockHeight == nil && before.txs[$0.txid]?.blockHeight != nil }) {
+            state.summary?.txCount = nil
+        }
         state.updatedAt = context.now
         events += confirmations(&state, tipHeight: tipHeight, context: context)
         prune(&state, tipHeight: tipHeight, context: context)
@@ -116,14 +128,28 @@ public enum AddressReducer {
         context: Context
     ) -> [NewEvent] {
         var events: [NewEvent] = []
+        let candidates =
+            observation.complete
+            ? Set(confirmedCandidates(state, history: history, tipHeight: observation.tipHeight, context: context))
+            : []
         let since = state.since ?? .max
         let tipHeight = observation.tipHeight
         for item in history.reversed() {
             let known = state.txs[item.txid]
             guard let height = item.blockHeight else {
                 // Unconfirmed. A known confirmed tx reported unconfirmed comes from a lagging provider, or from a
-                // reorg that the chain's own walk reverts with certainty: either way, not from this answer.
-                if known == nil {
+                // reorg: it goes back to the mempool only when its block is known to be replaced.
+                if let known, known.blockHeight != nil,
+                    blockReplaced(known, history: history, observation: observation, context: context)
+                {
+                    events.append(reverted(known, balance: observation.summary.balanceSat, context: context))
+                    state.txs[item.txid] = AddressState.TrackedTx(
+                        txid: item.txid,
+                        blockHeight: nil,
+                        blockHash: nil,
+                        deltaSat: item.deltaSat
+                    )
+                } else if known == nil {
                     let tx = AddressState.TrackedTx(
                         txid: item.txid,
                         blockHeight: nil,
@@ -165,41 +191,13 @@ public enum AddressReducer {
         }
         if observation.complete {
             events += vanished(history, from: &state, observation: observation, context: context)
-        }
-        return events
-    }
-
-    /// Mempool transactions missing from a complete history: confirmed after all (the lookup says so), still
-    /// waiting, or gone (`address.tx.replaced`).
-    static func vanished(
-        _ history: [AddressTx],
-        from state: inout AddressState,
-        observation: Observation,
-        context: Context
-    ) -> [NewEvent] {
-        let seen = Set(history.map(\.txid))
-        var events: [NewEvent] = []
-        for txid in state.txs.keys.sorted() {
-            guard var tx = state.txs[txid], tx.blockHeight == nil, !seen.contains(txid) else { continue }
-            switch observation.lookups[txid] {
-            case .some(.some(let found)):
-                guard let height = found.blockHeight else { continue }
-                tx.blockHeight = height
-                tx.blockHash = found.blockHash ?? context.blockHashes[height]
-                tx.announced = []
-                state.txs[txid] = tx
-                events.append(
-                    confirmed(
-                        tx,
-                        tipHeight: observation.tipHeight,
-                        balance: observation.summary.balanceSat,
-                        context: context
-                    )
-                )
-            case .some(.none), .none:
-                state.txs[txid] = nil
-                events.append(replaced(tx, balance: observation.summary.balanceSat, context: context))
-            }
+            events += vanishedConfirmed(
+                candidates,
+                history: history,
+                from: &state,
+                observation: observation,
+                context: context
+            )
         }
         return events
     }

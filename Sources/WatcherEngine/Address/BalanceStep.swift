@@ -116,9 +116,35 @@ public struct BalanceStep: Sendable, Hashable {
                 continue
             }
         }
-        confirmed.sort { chainOrder($0.last!, $1.last!) }
-        return reverted.sorted(by: chainOrder) + confirmed.flatMap { $0 } + mempool.sorted(by: chainOrder)
-            + replaced.sorted(by: chainOrder)
+        return ordered(reverted + confirmed.flatMap { $0 } + mempool + replaced)
+    }
+
+    /// `steps` with the same fact summed into one (the steps of one transaction at several addresses of a
+    /// wallet: its net effect on the wallet), in chain order: reverts first (the old branch leaves), then
+    /// confirmations by block height and txid (a transaction's `unconfirmed` step just before its `confirmed`
+    /// one), then the mempool by txid, then replacements by txid. Steps whose amounts sum to 0 are kept: the
+    /// caller decides.
+    public static func ordered(_ steps: [BalanceStep]) -> [BalanceStep] {
+        var merged: [[String]: BalanceStep] = [:]
+        for step in steps {
+            if merged[step.fact] == nil {
+                merged[step.fact] = step
+            } else {
+                merged[step.fact]?.amountSat += step.amountSat
+            }
+        }
+        var confirming: [String: Int] = [:]
+        for step in merged.values where step.kind == .confirmed { confirming[step.txid] = step.blockHeight ?? .max }
+        func key(_ step: BalanceStep) -> (Int, Int, String, Int) {
+            switch step.kind {
+            case .reverted: (0, step.blockHeight ?? .max, step.txid, 0)
+            case .confirmed: (1, step.blockHeight ?? .max, step.txid, 1)
+            case .unconfirmed:
+                confirming[step.txid].map { (1, $0, step.txid, 0) } ?? (2, .max, step.txid, 0)
+            case .replaced: (3, .max, step.txid, 0)
+            }
+        }
+        return merged.values.sorted { key($0) < key($1) }
     }
 
     /// Chain order: by block height, then txid within a block (providers do not all give the position in the
@@ -131,13 +157,23 @@ public struct BalanceStep: Sendable, Hashable {
     /// `state` less every confirmed transaction after it in chain order. `nil` for other steps, or when the
     /// balance is not known.
     public static func balanceAfter(_ step: BalanceStep, in state: AddressState) -> Int64? {
-        guard step.kind == .confirmed, let height = step.blockHeight, let balance = state.summary?.balanceSat else {
-            return nil
+        balanceAfter(step, in: [state])
+    }
+
+    /// The confirmed balance of several addresses together (a wallet's) right after a `confirmed` step: their
+    /// confirmed balances less every confirmed transaction after it in chain order, at each of them. `nil` for
+    /// other steps, or when one of the balances is not known.
+    public static func balanceAfter(_ step: BalanceStep, in states: [AddressState]) -> Int64? {
+        guard step.kind == .confirmed, let height = step.blockHeight else { return nil }
+        var total: Int64 = 0
+        for state in states {
+            guard let balance = state.summary?.balanceSat else { return nil }
+            let later = state.txs.values.filter { tx in
+                guard let other = tx.blockHeight else { return false }
+                return (other, tx.txid) > (height, step.txid)
+            }
+            total += later.reduce(balance) { $0 - $1.deltaSat }
         }
-        let later = state.txs.values.filter { tx in
-            guard let other = tx.blockHeight else { return false }
-            return (other, tx.txid) > (height, step.txid)
-        }
-        return later.reduce(balance) { $0 - $1.deltaSat }
+        return total
     }
 }

@@ -18,6 +18,8 @@ package struct WalletCommit {
     private var states: [String: WalletState] = [:]
     private var stored: [String: WalletState] = [:]
     private var changes: [String: WalletLedger.Change] = [:]
+    /// The wallet addresses' states after this transaction, by wallet and address.
+    private var afters: [String: [String: AddressState]] = [:]
 
     init(
         chain: String,
@@ -62,6 +64,7 @@ package struct WalletCommit {
             state[ref.branch] = WalletWindow.used(state[ref.branch], index: ref.index)
         }
         states[ref.wallet] = state
+        afters[ref.wallet, default: [:]][after.address] = after
         WalletLedger.record(&changes[ref.wallet, default: .init()], before: before, after: after, events: events)
     }
 
@@ -96,7 +99,9 @@ package struct WalletCommit {
                     now: now
                 )
                 let emitted: [NewEvent]
-                (state, emitted) = WalletLedger.apply(state, change, context: context)
+                let addresses =
+                    change.steps.contains { $0.kind == .confirmed } ? try addressStates(id) : []
+                (state, emitted) = WalletLedger.apply(state, change, addresses: addresses, context: context)
                 events += emitted
             }
             if state != stored[id] {
@@ -105,6 +110,16 @@ package struct WalletCommit {
             }
         }
         return events
+    }
+
+    /// The states of the wallet's addresses as this transaction leaves them.
+    private func addressStates(_ wallet: String) throws -> [AddressState] {
+        var result: [String: AddressState] = [:]
+        for state in try txn.addressStates(chain: chain) where state.wallet?.wallet == wallet {
+            result[state.address] = state
+        }
+        for (address, state) in afters[wallet] ?? [:] { result[address] = state }
+        return result.keys.sorted().compactMap { result[$0] }
     }
 
     /// Derives what each branch's window lacks and adds it to the script index.

@@ -17,8 +17,8 @@ public enum PrettyEventLine {
             let balance = BalanceChangeLine(data: data)
         {
             details.append(balance.text)
-        } else if event.type == "address.balance.changed", let data = envelope?["data"],
-            let step = BalanceStepLine(data: data)
+        } else if event.type == "address.balance.changed" || event.type == "wallet.balance.changed",
+            let data = envelope?["data"], let step = BalanceStepLine(data: data)
         {
             details.append(step.text)
         } else if let members = envelope?["data"]?.members {

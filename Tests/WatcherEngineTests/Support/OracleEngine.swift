@@ -102,9 +102,24 @@ struct OracleEngine {
             complete = all.count < limit
         }
         var lookups: [String: ChainTransaction?] = [:]
+        var replacedBlocks: Set<String> = []
         if let history, complete {
             for txid in AddressReducer.dropCandidates(stored, history: history) {
                 lookups[txid] = model.transaction(txid).map { _ in chainTx(txid) }
+            }
+            // As AddressDriver: a confirmed tx gone from the history is looked up, and its block asked for.
+            for txid in AddressReducer.confirmedCandidates(
+                stored,
+                history: history,
+                tipHeight: memory.tip?.height,
+                context: ctx
+            ) {
+                lookups[txid] = model.transaction(txid).map { _ in chainTx(txid) }
+                if let tx = stored.txs[txid], let height = tx.blockHeight, let hash = tx.blockHash,
+                    let block = model.block(height: height), block.hash != hash
+                {
+                    replacedBlocks.insert(hash)
+                }
             }
         }
         let observation = AddressReducer.Observation(
@@ -112,7 +127,8 @@ struct OracleEngine {
             history: history,
             complete: complete,
             tipHeight: memory.tip?.height,
-            lookups: lookups
+            lookups: lookups,
+            replacedBlocks: replacedBlocks
         )
         let (next, emitted) = AddressReducer.observe(stored, observation, context: ctx)
         states[address] = next
