@@ -62,6 +62,12 @@ struct NodeWatchShapeTests {
             try await EngineIntegrationTests.running(config, client: client) { store in
                 let start = await simnet.tip()
                 try await WatchShapeTests.event(store, "block.new", where: { $0["hash"] == .string(start.hash) })
+                // The fork walk compares against the remembered chain: once the recent blocks shown are stored (all
+                // of this short chain), a reorg's depth is exact rather than bounded by what was seen so far.
+                let blocks = Self.quiet.chain.initialBlocks
+                try await eventually(timeout: .seconds(60), "the chain's \(blocks) blocks stored for display") {
+                    try store.read { try $0.recentHeaders(chain: "btc", limit: 20) }.count == blocks
+                }
                 for depth in [1, 6] {
                     _ = try await simnet.reorg(depth: depth)
                     _ = try await simnet.mine(count: 1)
