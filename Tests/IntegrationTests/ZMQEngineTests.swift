@@ -39,6 +39,9 @@ struct ZMQEngineTests {
         defer { try? FileManager.default.removeItem(atPath: data) }
         return try await Harness.with(configuration) { harness in
             let simnet = harness.simnet
+            // 20 blocks before the start, so the recent blocks shown fill with real blocks (no probe below the
+            // first one) and can be waited for before counting.
+            _ = try await simnet.mine(count: 20)
             let option = try simnet.zmqEndpoint.map { #", "zmq": "\#($0)""# } ?? (zmq ? { throw NoEndpoint() }() : "")
             let json = """
                 {"storage": {"path": "\(data)"},
@@ -67,6 +70,10 @@ struct ZMQEngineTests {
                     try await WatchShapeTests.event(store, "block.new", timeout: .seconds(60)) {
                         $0["hash"] == .string(warmUp[0].hash)
                     }
+                }
+                // The recent blocks shown are fetched from spare budget beside the tip job: done before counting.
+                try await eventually(timeout: .seconds(60), "the 20 recent blocks stored for display") {
+                    try store.read { try $0.recentHeaders(chain: "btc", limit: 20) }.count == 20
                 }
                 let txid = try await simnet.pay(to: followed, amountSat: 67_000)
                 let before = await simnet.stats().families[.bitcoind]
