@@ -97,20 +97,8 @@ public enum WalletLedger {
                 .init("chain", .string(context.chain)),
                 .init("wallet", .string(context.wallet)),
                 .init("label", .optional(context.label)),
-                .init("txid", .string(step.txid)),
-                .init("state", .string(step.kind.rawValue)),
-                .init("blockHeight", .integer(step.blockHeight)),
-                .init("blockHash", .optional(step.blockHash)),
-                .init("amountSat", .sats(step.amountSat)),
-                .init("amountBtc", .string(Satoshi.btc(step.amountSat))),
-                .init("deltaSat", .sats(step.deltaSat)),
-                .init("deltaBtc", .string(Satoshi.btc(step.deltaSat))),
-                .init("confirmedDeltaSat", .sats(step.confirmedDeltaSat)),
-                .init("unconfirmedDeltaSat", .sats(step.unconfirmedDeltaSat)),
-                .init("balanceSat", balanceSat.map(JSONValue.sats) ?? .null),
-                .init("balanceBtc", balanceSat.map { .string(Satoshi.btc($0)) } ?? .null),
-                .init("fiat", AddressReducer.fiat(step.amountSat, prices: context.prices)),
-            ]
+            ] + step.members(balanceSat: balanceSat)
+                + [.init("fiat", AddressReducer.fiat(step.amountSat, prices: context.prices))]
         )
     }
 }
