@@ -68,7 +68,7 @@ struct WalletDriver: Sendable {
             }
             if state.since == nil { state.since = since }
             try WalletCommit.grow(&state, wallet: wallet, txn: txn)
-            state.updatedAt = state.updatedAt ?? Date()
+            state.updatedAt = state.updatedAt ?? context.events.now()
             try txn.putWalletState(state)
             return []
         }
@@ -204,6 +204,7 @@ struct WalletDriver: Sendable {
         let results = Mutex<[String: Observed]>([:])
         let wallet = self.wallet
         let chain = self.chain
+        let events = context.events
         try await AddressDriver.forEach(chunks, width: width) { chunk in
             let summaries = try await reader.fetchSummaries(chunk.map(\.address))
             for target in chunk {
@@ -221,7 +222,7 @@ struct WalletDriver: Sendable {
                     chain: chain,
                     entry: entry,
                     blockHashes: round.hashes,
-                    now: Date()
+                    now: events.now()
                 )
                 var history: [AddressTx]?
                 var complete = false
