@@ -78,15 +78,17 @@ extension BitcoindProvider {
             let unvalued = spends.indices.contains { spends[$0].tx == position && spent[$0] == nil }
             if transaction.feeSat == nil, !unvalued {
                 transaction.feeSat =
-                    transaction.inputs.reduce(0) { $0 + $1.valueSat } - transaction.outputs.reduce(0) { $0 + $1.valueSat }
+                    transaction.inputs.reduce(0) { $0 + $1.valueSat }
+                    - transaction.outputs.reduce(0) { $0 + $1.valueSat }
             }
             var itemFacts = facts[position]
             itemFacts.feeSat = transaction.feeSat
             // Every input valued: those whose coin is not in the chain's UTXO set spend unconfirmed parents.
             if !unvalued, itemFacts.parents != nil {
-                itemFacts.unconfirmedInputs = spends.indices.filter {
-                    spends[$0].tx == position && spent[$0]?.confirmed == false
-                }.count
+                itemFacts.unconfirmedInputs =
+                    spends.indices.filter {
+                        spends[$0].tx == position && spent[$0]?.confirmed == false
+                    }.count
             }
             result.append(MempoolTransaction(transaction: transaction, facts: itemFacts))
         }

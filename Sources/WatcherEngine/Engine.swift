@@ -122,7 +122,9 @@ public struct Engine: Service {
                         group.addTask { await loop("\(job.name) display", every: ChainDriver.displayEvery, display) }
                     }
                     if let mempool = mempoolRunner(for: job) {
-                        group.addTask { await loop("\(job.name) mempool", every: job.every, wake: mempool.wake, mempool.body) }
+                        group.addTask {
+                            await loop("\(job.name) mempool", every: job.every, wake: mempool.wake, mempool.body)
+                        }
                     }
                 }
                 if selection != .push { group.addTask { await recordTransitions() } }

@@ -40,7 +40,9 @@ extension ChainDriver {
                     let address = wallet.address(script: match.script), try wallets.state(wallet.id) != nil
                 else { continue }
                 try wallets.used(match.ref)
-                walletTxs[address, default: (match.ref, [])].txs.append(.init(txid: match.txid, deltaSat: match.deltaSat))
+                walletTxs[address, default: (match.ref, [])].txs.append(
+                    .init(txid: match.txid, deltaSat: match.deltaSat)
+                )
             }
             var events: [NewEvent] = []
             for (address, txs) in matched.addresses.sorted(by: { $0.key < $1.key }) where walletTxs[address] == nil {
