@@ -137,6 +137,46 @@ struct NodeMempoolTests {
         }
     }
 
+    @Test func aPaymentReplacedInTheMempoolIsAnnouncedGoneOnceABlockDidNotConfirmIt() async throws {
+        try await Harness.withData(NodeWatchShapeTests.quiet) { simnet, client, data in
+            let config = try NodeWatchShapeTests.config(simnet, data, watches: Self.addressWatch([Self.followed]))
+            try await EngineIntegrationTests.running(config, client: client) { store in
+                let start = await simnet.tip()
+                try await eventually("the first block scanned") {
+                    try store.read { try $0.tip(chain: "btc") }?.hash == start.hash
+                }
+                let txid = try await simnet.pay(to: Self.followed, amountSat: 40_000)
+                try await WatchShapeTests.event(
+                    store,
+                    "address.tx.unconfirmed",
+                    where: WatchShapeTests.has("txid", txid)
+                )
+                // A double spend: the replacement pays an outside address.
+                _ = try await simnet.replace(txid)
+                let mined = try await simnet.mine(count: 1)
+                let replaced = try await WatchShapeTests.event(
+                    store,
+                    "address.tx.replaced",
+                    where: WatchShapeTests.has("txid", txid)
+                )
+                #expect(replaced["data"]?["address"] == .string(Self.followed))
+                try await WatchShapeTests.event(store, "address.balance.changed") {
+                    $0["txid"] == .string(txid) && $0["state"] == .string("replaced")
+                }
+                // Announced only once the block is stored: the scan read it first.
+                let tip = try store.read { try $0.tip(chain: "btc") }
+                #expect(tip.map { $0.height >= mined[0].height } == true)
+                let state = try store.read { try $0.addressState(chain: "btc", address: Self.followed) }
+                #expect(state?.txs[txid] == nil)
+                #expect(
+                    try !WatchShapeTests.events(store).contains {
+                        $0["type"] == .string("address.tx.confirmed") && $0["data"]?["txid"] == .string(txid)
+                    }
+                )
+            }
+        }
+    }
+
     /// The mempool's requests for one payment (the list, the transactions, their spent outputs) with `count`
     /// followed addresses.
     static func mempoolRequests(followed count: Int) async throws -> Int {

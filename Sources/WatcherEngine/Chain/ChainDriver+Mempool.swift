@@ -29,6 +29,7 @@ extension ChainDriver {
             let fresh = txids.filter { !known.contains($0) }
             let read = try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan)
             memory.replace(current: Set(txids), read: read, at: now)
+            try await dropGone(current: Set(txids), memory: memory, followed: followed)
         } else {
             let known = memory.known
             var seen = Set<String>()

@@ -8,6 +8,9 @@ final class MempoolMemory: Sendable {
     private struct State {
         var known: Set<String> = []
         var lastFull: Duration?
+        /// Unconfirmed transactions of followed addresses missing from the list, with the stored tip's height when
+        /// first missed.
+        var missing: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -25,6 +28,22 @@ final class MempoolMemory: Sendable {
         state.withLock { state in
             state.known = state.known.union(read).intersection(current)
             state.lastFull = now
+        }
+    }
+
+    /// Of `missing` (followed transactions absent from the list, the stored tip at `tipHeight`), those missed since
+    /// a lower stored tip: the block scan has read a block since, and it did not confirm them. The others are
+    /// remembered (from now on, for those missed for the first time); the rest forgotten.
+    func gone(_ missing: Set<String>, tipHeight: Int) -> Set<String> {
+        state.withLock { state in
+            var next: [String: Int] = [:]
+            var gone: Set<String> = []
+            for txid in missing {
+                let since = state.missing[txid] ?? tipHeight
+                if since < tipHeight { gone.insert(txid) } else { next[txid] = since }
+            }
+            state.missing = next
+            return gone
         }
     }
 
