@@ -32,11 +32,12 @@ extension BitcoindProvider {
             case .failure(let failure) where failure.code == -5: continue
             case .failure(let failure): throw rpc.error(failure, what: "transaction \(txid)")
             case .success(let node):
-                var transaction = try decoder.transaction(node, height: nil, blockHash: nil)
+                let transaction = try decoder.transaction(node, height: nil, blockHash: nil)
                 guard transaction.txid == txid else {
                     throw node.failure("asked for transaction \(txid), got \(transaction.txid)")
                 }
-                transaction.blockHash = nil
+                // Mined since the list (a node with -txindex still finds it): the block scan has it.
+                guard transaction.blockHash == nil else { continue }
                 read.append((transaction, node))
             }
         }
