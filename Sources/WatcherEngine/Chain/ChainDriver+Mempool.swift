@@ -27,33 +27,36 @@ extension ChainDriver {
             let txids = try await context.ask(providers, .tip) { try await $0.mempoolTxids() }
             let known = memory.known
             let fresh = txids.filter { !known.contains($0) }
-            let read = try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan)
-            memory.replace(current: Set(txids), read: read, at: now)
+            try await readMempool(fresh, memory, providers: providers, followed: followed, wallets: walletScan)
+            memory.replace(current: Set(txids), at: now)
             try await dropGone(current: Set(txids), memory: memory, followed: followed)
         } else {
             let known = memory.known
             var seen = Set<String>()
             let fresh = pushed.txids.filter { !known.contains($0) && seen.insert($0).inserted }
-            memory.add(try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan))
+            try await readMempool(fresh, memory, providers: providers, followed: followed, wallets: walletScan)
         }
     }
 
-    /// Reads `txids` in batches, matches and commits each batch; the txids read (all of them, once committed).
+    /// Reads `txids` in batches, matches and commits each batch, and remembers each batch read once committed. A
+    /// round with more than one batch (the first, with the whole mempool to read) asks at the priority of
+    /// refreshes, so the block scan goes first.
     private func readMempool(
         _ txids: [String],
+        _ memory: MempoolMemory,
         providers: [String],
         followed: Set<String>,
         wallets walletScan: WalletScan?
-    ) async throws -> [String] {
+    ) async throws {
         var walletScan = walletScan
         let batch = providers.compactMap { context.chainProviders[$0]?.mempoolBatch }.min() ?? 50
         let chainProviders = context.chainProviders
-        var done: [String] = []
+        let priority: RequestPriority = txids.count > batch ? .refresh : .tip
         for start in stride(from: 0, to: txids.count, by: max(1, batch)) {
             let chunk = Array(txids[start..<min(txids.count, start + max(1, batch))])
             let read = try await context.scheduler.perform(
                 on: providers,
-                priority: .tip,
+                priority: priority,
                 budget: context.requestBudget,
                 cost: { chainProviders[$0]?.requestsPerMempoolRead ?? 1 }
             ) { id in
@@ -74,8 +77,7 @@ extension ChainDriver {
             if !matched.isEmpty {
                 try await commitMempool(matched, derived: walletScan?.derived ?? [:])
             }
-            done += chunk
+            memory.add(chunk)
         }
-        return done
     }
 }

@@ -23,10 +23,10 @@ final class MempoolMemory: Sendable {
         state.withLock { state in state.lastFull.map { now - $0 >= every } ?? true }
     }
 
-    /// After a whole read at `now`: the known txids are those of `current` read now or before.
-    func replace(current: Set<String>, read: [String], at now: Duration) {
+    /// After a whole read at `now`: the known txids are pruned to `current`.
+    func replace(current: Set<String>, at now: Duration) {
         state.withLock { state in
-            state.known = state.known.union(read).intersection(current)
+            state.known.formIntersection(current)
             state.lastFull = now
         }
     }
@@ -47,7 +47,7 @@ final class MempoolMemory: Sendable {
         }
     }
 
-    /// After reading pushed txids.
+    /// After a batch is read and committed.
     func add(_ read: [String]) {
         state.withLock { $0.known.formUnion(read) }
     }
