@@ -9,8 +9,10 @@ import WatcherZMQ
 /// - every `hashblock` (or, from a node that publishes only `sequence`, every `C`/`D`);
 /// - every (re)connect, since a PUB socket drops what it sent while no one was connected;
 /// - the first message of a topic after a connect, a gap in a topic's counter, and a malformed message.
-/// Mempool messages (`sequence` `A`/`R`) that follow their counter are read and dropped: the engine has no mempool
-/// job to ring yet. It follows no addresses (``maxAddresses`` is 0).
+/// It reports ``PushEvent/mempool(txid:)`` with the txid of every `sequence` `A` that follows its counter (the
+/// mempool job reads that transaction at once), and with `nil` (read the whole mempool) at every (re)connect, and at
+/// a gap or a malformed message in `sequence`; `R` is dropped (the next whole read prunes it). It follows no
+/// addresses (``maxAddresses`` is 0).
 public struct BitcoindZMQ: ChainPushing {
     public var maxAddresses: Int { 0 }
     /// The publisher's endpoint: configured, or discovered through `getzmqnotifications` at each connect.
@@ -53,7 +55,9 @@ public struct BitcoindZMQ: ChainPushing {
         defer { subscriber.stop() }
         var hints = Hints()
         for await event in subscriber.events() {
-            if hints.wake(event) { await onEvent(.newBlock(height: -1, hash: Self.hash(event) ?? "")) }
+            let hint = hints.read(event)
+            if hint.tip { await onEvent(.newBlock(height: -1, hash: Self.hash(event) ?? "")) }
+            if let mempool = hint.mempool { await onEvent(.mempool(txid: mempool.txid)) }
         }
         try Task.checkCancellation()
         throw Ended(endpoint: endpoint)
@@ -65,26 +69,44 @@ public struct BitcoindZMQ: ChainPushing {
         var tracker = ZMQSequenceTracker()
         var hashblockSeen = false
 
-        mutating func wake(_ event: ZMQSubscriber.Event) -> Bool {
+        /// What one event calls for: a tip poll now, and a mempool read now (of `txid`, or in full when `nil`).
+        struct Hint: Sendable, Equatable {
+            var tip = false
+            var mempool: Mempool?
+
+            struct Mempool: Sendable, Equatable {
+                var txid: String?
+            }
+        }
+
+        /// Whether `event` calls for a tip poll now.
+        mutating func wake(_ event: ZMQSubscriber.Event) -> Bool { read(event).tip }
+
+        mutating func read(_ event: ZMQSubscriber.Event) -> Hint {
+            let full = Hint.Mempool(txid: nil)
             switch event {
             case .connected:
                 tracker.reset()
                 hashblockSeen = false
-                return true
+                return Hint(tip: true, mempool: full)
             case .message(let message):
                 let continuous = tracker.observe(message)
+                let sequence = message.topic == "sequence"
                 if message.topic == "hashblock" { hashblockSeen = true }
-                guard continuous else { return true }
-                guard let notification = try? ZMQNotification(message) else { return true }
+                guard continuous else { return Hint(tip: true, mempool: sequence ? full : nil) }
+                guard let notification = try? ZMQNotification(message) else {
+                    return Hint(tip: true, mempool: sequence ? full : nil)
+                }
                 switch notification {
-                case .hashBlock: return true
-                case .blockConnected, .blockDisconnected: return !hashblockSeen
-                default: return false
+                case .hashBlock: return Hint(tip: true)
+                case .blockConnected, .blockDisconnected: return Hint(tip: !hashblockSeen)
+                case .mempoolAdded(let txid, _): return Hint(mempool: .init(txid: txid))
+                default: return Hint()
                 }
             case .malformed:
-                return true
+                return Hint(tip: true, mempool: full)
             case .silence, .failed:
-                return false
+                return Hint()
             }
         }
     }

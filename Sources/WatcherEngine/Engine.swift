@@ -121,6 +121,11 @@ public struct Engine: Service {
                     if let display = displayRunner(for: job) {
                         group.addTask { await loop("\(job.name) display", every: ChainDriver.displayEvery, display) }
                     }
+                    if let mempool = mempoolRunner(for: job) {
+                        group.addTask {
+                            await loop("\(job.name) mempool", every: job.every, wake: mempool.wake, mempool.body)
+                        }
+                    }
                 }
                 if selection != .push { group.addTask { await recordTransitions() } }
                 await group.waitForAll()

@@ -43,6 +43,26 @@ import WatcherZMQ
         #expect(seen == [true, true, false, false, true, true, true, false, false, false, false, true, true, true])
     }
 
+    @Test func continuousAddsNameTheirTransactionAndALossAsksForTheWholeMempool() {
+        var hints = BitcoindZMQ.Hints()
+        let txid = String(repeating: "cd", count: 32)
+        let block = ZMQMessage(topic: "hashblock", body: [UInt8](repeating: 1, count: 32), sequence: 5)
+        let seen = [
+            hints.read(.connected),
+            hints.read(.message(Self.sequence("A", 10))),  // the first of its topic: maybe some were lost before
+            hints.read(.message(Self.sequence("A", 11))),
+            hints.read(.message(Self.sequence("R", 12))),  // a removal: the next whole read prunes it
+            hints.read(.message(Self.sequence("A", 14))),  // 13 was lost
+            hints.read(.message(block)),  // a block's topic has its own counter: the mempool is not read for it
+            hints.read(.malformed("2 frames")),
+        ].map(\.mempool)
+        #expect(
+            seen == [
+                .init(txid: nil), .init(txid: nil), .init(txid: txid), nil, .init(txid: nil), nil, .init(txid: nil),
+            ]
+        )
+    }
+
     /// The events `follow` reports, in order.
     final class Reports: Sendable {
         private let events = Mutex<[PushEvent]>([])
@@ -61,7 +81,9 @@ import WatcherZMQ
             try await follower.follow(addresses: { [] }) { reports.append($0) }
         }
         defer { following.cancel() }
-        try await eventually(timeout: .seconds(60), "the connect's wake") { reports.count == 1 }
+        try await eventually(timeout: .seconds(60), "the connect's wakes") {
+            reports.all == [.newBlock(height: -1, hash: ""), .mempool(txid: nil)]
+        }
         // The subscription reaches the publisher a moment after the connect: publish until a block arrives.
         try await eventually(timeout: .seconds(60), "a block's wake") {
             try publisher.publish(topic: "hashblock", body: [UInt8](repeating: 0xab, count: 32))
@@ -69,9 +91,10 @@ import WatcherZMQ
         }
         // Mempool messages: the first of the topic wakes, those that follow do not, one after a gap does. Each is
         // followed by a block with a hash of its own: messages of one socket arrive in order, so the wakes between
-        // two such blocks are the mempool message's.
+        // two such blocks are the mempool message's. Each also asks the mempool job: for its transaction when it
+        // continues its topic, for the whole mempool when it does not.
         var marker = Self.hash
-        func wakesOf(_ label: Character, step: UInt8) async throws -> Int {
+        func wakesOf(_ label: Character, step: UInt8) async throws -> (tip: Int, mempool: [PushEvent]) {
             let previous = marker
             marker = String(repeating: String(format: "%02x", step), count: 32)
             try publisher.publish(topic: "sequence", body: Self.sequence(label, 0).body)
@@ -83,12 +106,23 @@ import WatcherZMQ
             }
             let from = try #require(all.lastIndex(of: .newBlock(height: -1, hash: previous)))
             let to = try #require(all.lastIndex(of: .newBlock(height: -1, hash: current)))
-            return to - from - 1
+            let between = all[(from + 1)..<to]
+            return (
+                between.filter { if case .newBlock = $0 { true } else { false } }.count,
+                between.filter { if case .mempool = $0 { true } else { false } }
+            )
         }
-        #expect(try await wakesOf("A", step: 1) == 1, "the first A of the topic wakes")
-        #expect(try await wakesOf("A", step: 2) == 0, "a continuous A does not wake")
+        let txid = String(repeating: "cd", count: 32)
+        let first = try await wakesOf("A", step: 1)
+        #expect(first.tip == 1, "the first A of the topic wakes")
+        #expect(first.mempool == [.mempool(txid: nil)], "and asks for the whole mempool")
+        let second = try await wakesOf("A", step: 2)
+        #expect(second.tip == 0, "a continuous A does not wake the tip poll")
+        #expect(second.mempool == [.mempool(txid: txid)], "it names its transaction")
         publisher.skip(topic: "sequence", count: 2)
-        #expect(try await wakesOf("R", step: 3) == 1, "an R after a gap wakes")
+        let third = try await wakesOf("R", step: 3)
+        #expect(third.tip == 1, "an R after a gap wakes")
+        #expect(third.mempool == [.mempool(txid: nil)])
         let before = reports.count
         // A node restart: a new publisher on the same port, its counters from 0. Only mempool messages are sent, so
         // the one wake comes from the broken counter.

@@ -231,7 +231,11 @@ extension JobPlanner {
         var text =
             poll.map { "poll \(Int($0.rounded()))/h (mempool and blocks within \(watch.every.configText))" }
             ?? "poll n/a (\(watch.providers.first ?? "?") has no address index)"
-        text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, no mempool)" } ?? ", scan n/a"
+        // A node reads its mempool beside the block scan (capability `mempool`).
+        let mempool =
+            watch.providers.first.flatMap { config.provider($0) }?.chainCapabilities.contains(.mempool) ?? false
+        let seen = mempool ? "mempool by the mempool job's round" : "no mempool"
+        text += scan.map { ", scan \(Int($0.rounded()))/h (blocks by the next block, \(seen))" } ?? ", scan n/a"
         if watch.kind == .wallet {
             text +=
                 xpub.map {
@@ -263,8 +267,9 @@ extension JobPlanner {
                 providers: [provider],
                 every: .seconds(1),
                 requestsPerHour: 0,
-                detail: "ZMQ hint: a block message, a reconnect or a lost message starts the tip job at once; the "
-                    + "tip is still polled at its interval (polling is the truth); follows no addresses",
+                detail: "ZMQ hint: a block message, a reconnect or a lost message starts the tip job at once, a "
+                    + "mempool message the mempool job; both still poll at their interval (polling is the truth); "
+                    + "follows no addresses",
                 whileFollowing: false
             )
         }

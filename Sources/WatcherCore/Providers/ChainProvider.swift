@@ -22,12 +22,16 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// A whole wallet (an extended key or output descriptor) in one request: used addresses with their paths and
     /// the transactions (Blockbook's `/api/v2/xpub`); the `xpub` strategy of wallet watches.
     public static let walletSummary = ChainCapabilities(rawValue: 1 << 8)
+    /// The mempool as a whole: its txids, and its transactions read in batches (Bitcoin Core's `getrawmempool` and
+    /// `getrawtransaction`), so mempool payments to scanned addresses and wallets are found without a request per
+    /// address.
+    public static let mempool = ChainCapabilities(rawValue: 1 << 9)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
-        ("status", .status), ("walletSummary", .walletSummary),
+        ("status", .status), ("walletSummary", .walletSummary), ("mempool", .mempool),
     ]
 
     /// The capability names this set holds.
@@ -77,6 +81,15 @@ public protocol ChainProvider: Sendable {
     /// takes it (an output descriptor or a bare extended key), derived up to the last used address plus `gap` on
     /// each branch.
     func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary
+    /// The txids in the mempool (``ChainCapabilities/mempool``).
+    func mempoolTxids() async throws -> [String]
+    /// The transactions of `txids` (at most ``mempoolBatch``) that are still in the mempool, with their inputs
+    /// valued where the provider can and their zero-conf facts (``ChainCapabilities/mempool``).
+    func mempoolTransactions(_ txids: [String]) async throws -> [MempoolTransaction]
+    /// Most txids one ``mempoolTransactions(_:)`` call takes (50 unless the adapter says).
+    var mempoolBatch: Int { get }
+    /// HTTP requests one ``mempoolTransactions(_:)`` call makes at most, so the rate limiter counts them all.
+    var requestsPerMempoolRead: Int { get }
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }
@@ -116,6 +129,18 @@ extension ChainProvider {
     public func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary {
         throw ProviderError.unsupported(provider: id, operation: "walletSummary")
     }
+
+    public func mempoolTxids() async throws -> [String] {
+        throw ProviderError.unsupported(provider: id, operation: "mempool")
+    }
+
+    public func mempoolTransactions(_ txids: [String]) async throws -> [MempoolTransaction] {
+        throw ProviderError.unsupported(provider: id, operation: "mempool")
+    }
+
+    public var mempoolBatch: Int { 50 }
+
+    public var requestsPerMempoolRead: Int { 1 }
 }
 
 /// A source of BTC prices in fiat currencies.

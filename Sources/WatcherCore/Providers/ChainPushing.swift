@@ -7,6 +7,9 @@ public enum PushEvent: Sendable, Equatable {
     /// A transaction touching a subscribed address entered the mempool, with its net effect on the address when
     /// the push carried the whole transaction (`nil`: ask the provider).
     case addressTx(address: String, txid: String, deltaSat: Int64?, confirmed: Bool)
+    /// A transaction entered the provider's mempool (`txid`), or the push may have missed some (`nil`: after a
+    /// connect or a gap): the mempool job reads that transaction at once, or the whole mempool.
+    case mempool(txid: String?)
 }
 
 /// Live notifications from a provider over one long-lived connection (Blockbook's websocket): new blocks, and

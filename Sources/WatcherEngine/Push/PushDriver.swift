@@ -135,6 +135,8 @@ struct PushDriver: Sendable {
             blockWake?.notify()
         case .newBlock:
             state.requestTip()
+        case .mempool(let txid):
+            state.requestMempool(txid)
         case .addressTx:
             sink.yield(event)
         }

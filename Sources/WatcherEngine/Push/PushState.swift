@@ -10,11 +10,18 @@ final class PushState: Sendable {
         var tipRequested = false
         var lastPoll: Duration?
         var capacityWarned = false
+        var mempoolTxids: [String] = []
+        var mempoolReconcile = false
     }
+
+    /// Most pushed mempool txids kept for the mempool job; past that it reads the whole mempool.
+    static let maxPendingMempool = 10_000
 
     private let state = Mutex(State())
     /// Rung with each pushed block (and at each connect), so the tip job runs at once.
     let tipWake = BlockWakeup()
+    /// Rung with each pushed mempool transaction (and at each connect or gap), so the mempool job runs at once.
+    let mempoolWake = BlockWakeup()
 
     var isConnected: Bool { state.withLock { $0.connected } }
 
@@ -34,6 +41,29 @@ final class PushState: Sendable {
     func requestTip() {
         state.withLock { $0.tipRequested = true }
         tipWake.notify()
+    }
+
+    /// Asks the mempool job to read `txid` now, or (`nil`) the whole mempool.
+    func requestMempool(_ txid: String?) {
+        state.withLock { state in
+            if let txid, state.mempoolTxids.count < Self.maxPendingMempool {
+                state.mempoolTxids.append(txid)
+            } else {
+                state.mempoolReconcile = true
+            }
+        }
+        mempoolWake.notify()
+    }
+
+    /// The pushed mempool txids since the last call, and whether the whole mempool should be read.
+    func takeMempool() -> (txids: [String], reconcile: Bool) {
+        state.withLock { state in
+            defer {
+                state.mempoolTxids = []
+                state.mempoolReconcile = false
+            }
+            return (state.mempoolTxids, state.mempoolReconcile)
+        }
     }
 
     /// Whether the tip job should poll at `now`: always while disconnected; when connected, after a pushed

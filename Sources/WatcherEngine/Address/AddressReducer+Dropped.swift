@@ -1,0 +1,22 @@
+import WatcherCore
+
+/// A mempool transaction that left a node's mempool without a block: replaced (RBF, a double spend) or evicted.
+extension AddressReducer {
+    /// Forgets the unconfirmed `txid` of the address and announces it gone (`address.tx.replaced`, and its balance
+    /// step). A transaction unknown, or known in a block, changes nothing.
+    static func dropped(_ state: AddressState, txid: String, context: Context) -> (AddressState, [NewEvent]) {
+        guard let tx = state.txs[txid], tx.blockHeight == nil else { return (state, []) }
+        let before = state
+        var state = state
+        state.txs[txid] = nil
+        if var summary = state.summary {
+            summary.unconfirmedBalanceSat = summary.unconfirmedBalanceSat.map { $0 - tx.deltaSat }
+            summary.unconfirmedTxCount = summary.unconfirmedTxCount.map { max(0, $0 - 1) }
+            state.summary = summary
+        }
+        state.updatedAt = context.now
+        var events = [replaced(tx, balance: state.summary?.balanceSat, context: context)]
+        events += balanceChanges(events, before: before, after: state, context: context)
+        return (state, events)
+    }
+}
