@@ -20,6 +20,13 @@ struct AgreeTests {
     /// Followed by a watch whose provider in charge is the liar.
     static let liarsAddress = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
 
+    /// The txid of the first payment the test makes, worked out on a model started like the simnets (same seed,
+    /// same call): followed by a `tx` watch from the start.
+    static func firstPayment() throws -> String {
+        var model = ChainModel(parameters: WatchShapeTests.quiet.chain)
+        return try model.pay(to: SimAddressParser.decode(honestAddress), amountSat: 50_000).txid
+    }
+
     static func config(_ simnets: [Simnet], _ data: String) throws -> WatcherConfig {
         let ids = ["h1", "liar", "h2"]
         let providers = zip(ids, simnets).map { id, simnet in
@@ -36,7 +43,9 @@ struct AgreeTests {
                {"id": "honest", "type": "address", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 2,
                 "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(honestAddress)"]},
                {"id": "lied", "type": "address", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2,
-                "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(liarsAddress)"]}],
+                "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(liarsAddress)"]},
+               {"id": "paid", "type": "tx", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 3,
+                "confirmations": [1], "txid": "\(try firstPayment())"}],
              "sinks": []}
             """
         return try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
@@ -96,6 +105,11 @@ struct AgreeTests {
                 $0["txid"] == .string(paid[0])
             }
             #expect(agreed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar")]))
+            // The tx watch asks all three (agree 3) while they still agree.
+            let followed = try await WatchShapeTests.event(store, "tx.confirmations", timeout: .seconds(60)) {
+                $0["txid"] == .string(paid[0])
+            }
+            #expect(followed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar"), .string("h2")]))
 
             // The lie: a payment mined into a block only the liar has.
             let lie = try await liar.pay(to: Self.liarsAddress, amountSat: 70_000)

@@ -5,19 +5,11 @@ import WatcherScheduler
 
 /// A `tx` watch's confirmation checked against the other providers (`agree` above 1).
 extension TxDriver {
-    /// What a round adds to the reducer's events: `data.verifiedBy` on the thresholds of a newly agreed block, and
-    /// the disagreements.
+    /// What a round adds to the reducer's answer: the providers that hold a newly agreed block (kept in the
+    /// state, for `data.verifiedBy` of its thresholds), and the disagreements.
     struct Trust: Sendable {
         var verifiedBy: [String]?
         var events: [NewEvent] = []
-
-        func decorate(_ reduced: [NewEvent]) -> [NewEvent] {
-            guard let verifiedBy else { return reduced + events }
-            return reduced.map { event in
-                guard event.type == "tx.confirmations" else { return event }
-                return event.addingData([.init("verifiedBy", .array(verifiedBy.map(JSONValue.string)))])
-            } + events
-        }
     }
 
     /// `tx` as the reducer should see it: in the block `agree` providers hold, or unconfirmed while fewer do. A

@@ -30,11 +30,12 @@ struct TxDriver: Sendable {
         }
         let (tx, trust) = try await verified(answered, source: source, stored: stored, context: reducerContext)
         try await context.commit { txn in
-            let state = try txn.watchState(TxReducer.State.self, watch: watchID) ?? TxReducer.State()
+            var state = try txn.watchState(TxReducer.State.self, watch: watchID) ?? TxReducer.State()
+            if let verifiedBy = trust.verifiedBy { state.verifiedBy = verifiedBy }
             let tip = try txn.tip(chain: chain)?.height
             let (next, events) = TxReducer.observe(state, tx, tipHeight: tip, context: reducerContext)
             try txn.putWatchState(next, watch: watchID)
-            return trust.decorate(events)
+            return events + trust.events
         }
     }
 }
