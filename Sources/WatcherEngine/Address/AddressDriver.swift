@@ -18,6 +18,8 @@ struct AddressDriver: Sendable {
     /// Providers that must hold a confirmation in the same block before it is announced (`agree`; 1: the provider
     /// in charge alone).
     var agree = 1
+    /// Confirmations agreed in earlier rounds, so a redone round does not ask again.
+    var agreements = AgreementMemory()
 
     /// Most vanished mempool transactions looked up one by one in a round; the rest wait for the next.
     static let maxLookups = 20
@@ -182,9 +184,10 @@ struct AddressDriver: Sendable {
             }
         }
         var trust: VerifiedHistory?
-        if let verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
+        if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
             let fetched = history
         {
+            verifier.memory = agreements
             let verified = try await verifier.verify(
                 fetched,
                 lookups: lookups,

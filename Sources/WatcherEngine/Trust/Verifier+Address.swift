@@ -95,8 +95,14 @@ extension Verifier {
         into result: inout VerifiedHistory,
         _ reducer: AddressReducer.Context
     ) async throws -> Agreement.Answer? {
+        let key = AgreementMemory.key(txid, claim)
+        if let known = memory.verdict(key), let agreed = known.agreed {
+            result.verifiedBy[txid] = known.verifiedBy
+            return agreed
+        }
         let said = try await answers(claim, txid: txid, address: address)
         let verdict = Agreement.decide(said, agree: agree)
+        memory.remember(key, verdict)
         let scene = Agreement.Scene(
             chain: reducer.chain,
             watch: reducer.entry.watch,

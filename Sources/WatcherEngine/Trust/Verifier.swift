@@ -13,6 +13,8 @@ struct Verifier: Sendable {
     let agree: Int
     let context: EngineContext
     let priority: RequestPriority
+    /// Verdicts already agreed in earlier rounds of the job.
+    var memory = AgreementMemory()
 
     /// A verifier for a watch with `agree` above 1, else `nil` (today's behaviour: the provider in charge alone).
     init?(providers: [String], agree: Int, context: EngineContext, priority: RequestPriority) {

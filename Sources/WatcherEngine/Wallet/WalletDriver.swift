@@ -26,6 +26,8 @@ struct WalletDriver: Sendable {
     var prepareOnly = false
     /// Providers that must hold a confirmation in the same block before it is announced (`agree`).
     var agree = 1
+    /// Confirmations agreed in earlier rounds, so a redone round does not ask again.
+    var agreements = AgreementMemory()
 
     /// Most passes a round makes (each grows the window by at least one address).
     static let maxPasses = 10_000
@@ -258,9 +260,10 @@ struct WalletDriver: Sendable {
                     }
                 }
                 var trust: VerifiedHistory?
-                if let verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
+                if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
                     let fetched = history
                 {
+                    verifier.memory = agreements
                     var stamped = reducerContext
                     stamped.now = context.events.now()
                     let verified = try await verifier.verify(
