@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
@@ -44,6 +45,8 @@ struct AgreeTests {
                 "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(honestAddress)"]},
                {"id": "lied", "type": "address", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2,
                 "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(liarsAddress)"]},
+               {"id": "shop", "type": "wallet", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 2,
+                "strategy": "poll", "confirmations": [1], "gap": 3, "descriptor": "\(WalletTests.descriptor)"},
                {"id": "paid", "type": "tx", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 3,
                 "confirmations": [1], "txid": "\(try firstPayment())"}],
              "sinks": []}
@@ -93,7 +96,7 @@ struct AgreeTests {
                 try store.read { txn in
                     try [Self.honestAddress, Self.liarsAddress].allSatisfy {
                         try txn.addressState(chain: "btc", address: $0)?.summary != nil
-                    }
+                    } && txn.walletState(chain: "btc", wallet: "shop")?.receive.checkedUpTo != nil
                 }
             }
             // While all three agree: confirmed, verified by the provider in charge and the next one asked.
@@ -116,6 +119,8 @@ struct AgreeTests {
             try await liar.mine()
             // Then the same calls again: the honest two stay identical, the liar is on a chain of its own.
             let second = try await Self.each(simnets) { try await $0.pay(to: Self.honestAddress, amountSat: 60_000) }
+            let shop = try WalletTests.address(.receive, 0)
+            let sale = try await Self.each(simnets) { try await $0.pay(to: shop, amountSat: 25_000) }
             let blocks = try await Self.each(simnets) { try await $0.mine() }
             #expect(second[0] == second[2])
             #expect(blocks[0].map(\.hash) == blocks[2].map(\.hash))
@@ -127,6 +132,13 @@ struct AgreeTests {
             }
             #expect(truth["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
             #expect(truth["data"]?["blockHash"] == .string(blocks[0][0].hash))
+            // A wallet's address likewise.
+            #expect(sale[0] == sale[2])
+            let sold = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
+                $0["txid"] == .string(sale[0]) && $0["address"] == .string(shop)
+            }
+            #expect(sold["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
+            #expect(sold["data"]?["wallet"]?["id"] == .string("shop"))
             let named = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
                 $0["txid"] == .string(second[0])
             }
