@@ -72,7 +72,13 @@ extension Verifier {
             }
         }
         for txid in lookups.keys.sorted() {
-            guard case .some(.some(let tx)) = lookups[txid], tx.blockHeight != nil else { continue }
+            guard case .some(.some(let tx)) = lookups[txid], let height = tx.blockHeight else { continue }
+            // Already held in that block (a confirmed transaction a lagging history left out): nothing new to check.
+            if let known = stored?.txs[txid], known.blockHeight == height,
+                tx.blockHash == nil || known.blockHash == nil || known.blockHash == tx.blockHash
+            {
+                continue
+            }
             let agreed = try await check(nil, txid: txid, address: address, into: &result, reducer)
             var checked = tx
             if case .block(let height, let hash, _)? = agreed {
