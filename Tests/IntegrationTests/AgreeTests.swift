@@ -140,7 +140,7 @@ struct AgreeTests {
             #expect(sold["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
             #expect(sold["data"]?["wallet"]?["id"] == .string("shop"))
             let named = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
-                $0["txid"] == .string(second[0])
+                $0["txid"] == .string(second[0]) && $0["outcome"]?.stringValue?.hasPrefix("confirmed") == true
             }
             let liarSaid = named["data"]?["said"]?.arrayValue?.first { $0["provider"] == .string("liar") }
             #expect(liarSaid != nil)

@@ -52,7 +52,8 @@ extension Agreement {
     }
 
     /// `provider.disagreed` for the answers about one transaction, when they contradict each other. The fact is
-    /// the chain, the txid, the address and the claimant's block: one event however often it is asked again.
+    /// the chain, the address, the txid, the claimant's block and the outcome (withheld, or confirmed in a block):
+    /// one event however often it is asked again, and one more when a withheld claim is later confirmed.
     public static func disagreed(_ said: [Said], verdict: Verdict, agree: Int, scene: Scene) -> NewEvent? {
         guard verdict.disagreement, let claim = said.first else { return nil }
         let outcome: String
@@ -67,7 +68,10 @@ extension Agreement {
         let now = scene.now
         return EventBuilder(now: { now }).make(
             type: "provider.disagreed",
-            fact: [scene.chain, scene.address ?? "", scene.txid, claim.provider, key(claim.answer)],
+            fact: [
+                scene.chain, scene.address ?? "", scene.txid, claim.provider, key(claim.answer),
+                verdict.agreed.map { "confirmed \(key($0))" } ?? "withheld",
+            ],
             source: scene.watch,
             subject: scene.txid,
             data: [

@@ -102,13 +102,15 @@ extension Verifier {
         _ reducer: AddressReducer.Context
     ) async throws -> Agreement.Answer? {
         let key = AgreementMemory.key(txid, claim)
-        if let known = memory.verdict(key), let agreed = known.agreed {
-            result.verifiedBy[txid] = known.verifiedBy
-            return agreed
+        let said: [Agreement.Said]
+        let verdict: Agreement.Verdict
+        if let known = memory.entry(key) {
+            (said, verdict) = (known.said, known.verdict)
+        } else {
+            said = try await answers(claim, txid: txid, address: address)
+            verdict = Agreement.decide(said, agree: agree)
+            memory.remember(key, said, verdict)
         }
-        let said = try await answers(claim, txid: txid, address: address)
-        let verdict = Agreement.decide(said, agree: agree)
-        memory.remember(key, verdict)
         let scene = Agreement.Scene(
             chain: reducer.chain,
             watch: reducer.entry.watch,
