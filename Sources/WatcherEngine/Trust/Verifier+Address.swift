@@ -62,7 +62,14 @@ extension Verifier {
             }
             if baseline, height < since { continue }
             let claim = source.map { Agreement.Said($0, .block(height: height, hash: hash, deltaSat: item.deltaSat)) }
-            let agreed = try await check(claim, txid: item.txid, address: address, into: &result, reducer)
+            let agreed = try await check(
+                claim,
+                txid: item.txid,
+                address: address,
+                into: &result,
+                reducer,
+                tipHeight: tipHeight
+            )
             if case .block(let height, let hash, _)? = agreed {
                 result.history[index].blockHeight = height
                 result.history[index].blockHash = hash
@@ -79,7 +86,14 @@ extension Verifier {
             {
                 continue
             }
-            let agreed = try await check(nil, txid: txid, address: address, into: &result, reducer)
+            let agreed = try await check(
+                nil,
+                txid: txid,
+                address: address,
+                into: &result,
+                reducer,
+                tipHeight: tipHeight
+            )
             var checked = tx
             if case .block(let height, let hash, _)? = agreed {
                 checked.blockHeight = height
@@ -99,17 +113,19 @@ extension Verifier {
         txid: String,
         address: String,
         into result: inout VerifiedHistory,
-        _ reducer: AddressReducer.Context
+        _ reducer: AddressReducer.Context,
+        tipHeight: Int?
     ) async throws -> Agreement.Answer? {
         let key = AgreementMemory.key(txid, claim)
         let said: [Agreement.Said]
         let verdict: Agreement.Verdict
-        if let known = memory.entry(key) {
+        if let known = memory.entry(key, tip: tipHeight) {
             (said, verdict) = (known.said, known.verdict)
         } else {
             said = try await answers(claim, txid: txid, address: address)
             verdict = Agreement.decide(said, agree: agree)
-            memory.remember(key, said, verdict)
+            let asked = providers.filter { $0 != claim?.provider }.count
+            memory.remember(key, said, verdict, claimed: claim != nil, asked: asked, tip: tipHeight)
         }
         let scene = Agreement.Scene(
             chain: reducer.chain,
