@@ -72,6 +72,7 @@ extension Engine {
         case .addresses(let chain, let watch, let strategy):
             let book = self.book(chain)
             var driver = AddressDriver(chain: chain, providers: job.providers, context: context)
+            driver.agree = config.watches.first { $0.id == watch }?.agree ?? 1
             if strategy == .scan, !canFill(job.providers) {
                 // A node has no address index: payments come with the blocks, balances before the watch are unknown.
                 return {}
@@ -92,6 +93,7 @@ extension Engine {
                 providers: job.providers,
                 context: context
             )
+            driver.agree = config.watches.first { $0.id == watch }?.agree ?? 1
             if strategy == .scan {
                 // Payments come with each scanned block; this job checks the history of new window addresses.
                 driver.checkOnly = true

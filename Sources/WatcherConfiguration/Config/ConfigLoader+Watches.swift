@@ -83,6 +83,7 @@ extension ConfigLoader {
         var watch = WatchConfig(id: id, kind: kind, chain: chain ?? "", providers: providerIDs, every: every)
         kindReader.apply(to: &watch)
         checkStrategy(watch, reader: reader, known: known)
+        checkAgree(watch, reader: reader, known: known)
         return watch
     }
 }

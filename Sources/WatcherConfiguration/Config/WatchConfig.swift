@@ -71,6 +71,12 @@ public struct WatchConfig: Sendable {
     public var gap: Int = 20
     /// `wallet`: a label for its events and listings.
     public var label: String?
+    /// `address`, `wallet` and `tx`: how many of the watch's providers must report a transaction in the same
+    /// block before its confirmation is announced (1: the provider in charge alone, as before).
+    public var agree: Int = 1
+    /// `address`, `wallet` and `tx` with `agree` above 1: blocks a provider may be behind the agreed tip before it
+    /// is set aside as lagging.
+    public var maxLag: Int = 2
 
     /// Whether the watch follows addresses (an `address` watch, or a `wallet` watch's derived ones).
     public var followsAddresses: Bool { kind == .address || kind == .wallet }

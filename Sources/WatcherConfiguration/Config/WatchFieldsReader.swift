@@ -21,17 +21,20 @@ struct WatchFieldsReader {
     var wallet: WalletDescriptor?
     var gap: Int?
     var label: String?
+    var agree: Int?
+    var maxLag: Int?
 
     init(reader: ObjectReader, kind: WatchConfig.Kind?, chain: String? = nil) {
         let context = reader.context
         let network = chain.flatMap(BitcoinAddress.Network.init(chain:))
         let fieldsOf: [WatchConfig.Kind: [String]] = [
             .blocks: ["maxBackfill"],
-            .address: ["addresses", "confirmations", "reorgSafety", "from", "strategy"],
-            .tx: ["txid", "confirmations", "reorgSafety"],
+            .address: ["addresses", "confirmations", "reorgSafety", "from", "strategy", "agree", "maxLag"],
+            .tx: ["txid", "confirmations", "reorgSafety", "agree", "maxLag"],
             .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates"],
             .wallet: [
-                "descriptor", "xpub", "gap", "label", "confirmations", "reorgSafety", "from", "strategy",
+                "descriptor", "xpub", "gap", "label", "confirmations", "reorgSafety", "from", "strategy", "agree",
+                "maxLag",
             ],
         ]
         if let kind {
@@ -118,6 +121,7 @@ struct WatchFieldsReader {
         ).flatMap(WatchConfig.AddressStrategy.init(rawValue:))
 
         readWallet(reader, wanted: wants("descriptor"), chain: chain)
+        readTrust(reader)
 
         txid = reader.string("txid", required: wants("txid"), doc: "The transaction to follow.")
         if let txid, !(txid.count == 64 && txid.allSatisfy(\.isHexDigit)) {
@@ -187,5 +191,7 @@ struct WatchFieldsReader {
         watch.wallet = wallet
         watch.gap = gap ?? 20
         watch.label = label
+        watch.agree = agree ?? 1
+        watch.maxLag = maxLag ?? 2
     }
 }

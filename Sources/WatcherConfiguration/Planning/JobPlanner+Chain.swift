@@ -84,7 +84,7 @@ extension JobPlanner {
                         requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
                         detail: "\(how) every \(watch.every.configText) and after each new block, plus history when "
                             + "a balance changes; "
-                            + choice,
+                            + choice + agreeText(watch),
                         whileFollowing: false
                     )
                 )
@@ -215,6 +215,8 @@ extension JobPlanner {
         let half =
             (watch.providers.first.flatMap { config.provider($0) }?.rateLimit.withSafetyMargin.requestsPerHour
                 ?? .infinity) / 2
+        // Only polled payments are verified across providers.
+        if watch.agree > 1 { return .poll }
         switch watch.strategy {
         case .poll: return .poll
         case .scan: return scan == nil ? .poll : .scan

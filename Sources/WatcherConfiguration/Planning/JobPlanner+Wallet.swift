@@ -43,7 +43,7 @@ extension JobPlanner {
             every: watch.every,
             requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
             detail: "\(how) every \(watch.every.configText) and after each new block over \(window), plus history "
-                + "when a balance changes; " + choice,
+                + "when a balance changes; " + choice + agreeText(watch),
             whileFollowing: false
         )
     }

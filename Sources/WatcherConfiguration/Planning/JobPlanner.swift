@@ -39,7 +39,7 @@ struct JobPlanner {
                     providers: watch.providers,
                     every: watch.every,
                     requestsPerHour: Self.perHour(watch.every),
-                    detail: "1 request every \(watch.every.configText) until settled",
+                    detail: "1 request every \(watch.every.configText) until settled" + agreeText(watch),
                     whileFollowing: false
                 )
             )

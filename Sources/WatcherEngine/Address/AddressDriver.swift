@@ -15,6 +15,11 @@ struct AddressDriver: Sendable {
     /// Only addresses whose balance is not known (never observed, or reset by a reorg): the fill of a scanned
     /// watch, whose payments come from the blocks.
     var fillOnly = false
+    /// Providers that must hold a confirmation in the same block before it is announced (`agree`; 1: the provider
+    /// in charge alone).
+    var agree = 1
+    /// Confirmations agreed in earlier rounds, so a redone round does not ask again.
+    var agreements = AgreementMemory()
 
     /// Most vanished mempool transactions looked up one by one in a round; the rest wait for the next.
     static let maxLookups = 20
@@ -142,6 +147,7 @@ struct AddressDriver: Sendable {
         let reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: hashes, now: now)
         var history: [AddressTx]?
         var complete = false
+        var source: String?
         switch AddressReducer.historyRequest(
             stored: stored,
             summary: summary,
@@ -154,7 +160,7 @@ struct AddressDriver: Sendable {
             history = []
             complete = true
         case .fetch(let limit, let after):
-            (history, complete) = try await fetchHistory(entry.address, limit: limit, after: after)
+            (history, complete, source) = try await fetchSourcedHistory(entry.address, limit: limit, after: after)
         }
         if let fetched = history { history = try await withUnconfirmedInputs(fetched, stored: stored) }
         var lookups: [String: ChainTransaction?] = [:]
@@ -177,6 +183,21 @@ struct AddressDriver: Sendable {
                 if try await blockReplaced(height: height, hash: hash) { replacedBlocks.insert(hash) }
             }
         }
+        var trust: VerifiedHistory?
+        if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
+            let fetched = history
+        {
+            verifier.memory = agreements
+            let verified = try await verifier.verify(
+                fetched,
+                lookups: lookups,
+                source: source,
+                stored: stored,
+                context: reducerContext,
+                tipHeight: tipHeight
+            )
+            (history, lookups, trust) = (verified.history, verified.lookups, verified)
+        }
         let observation = AddressReducer.Observation(
             summary: summary,
             history: history,
@@ -186,6 +207,7 @@ struct AddressDriver: Sendable {
             replacedBlocks: replacedBlocks
         )
         let logger = context.logger
+        let checked = trust
         try await context.commit { txn in
             guard try txn.tip(chain: chain)?.hash == tipBefore else {
                 logger.debug(
@@ -199,7 +221,12 @@ struct AddressDriver: Sendable {
                 ?? AddressState(chain: chain, address: entry.address)
             var withPrices = reducerContext
             withPrices.prices = try txn.prices()
-            let (next, events) = AddressReducer.observe(state, observation, context: withPrices)
+            var (next, events) = AddressReducer.observe(state, observation, context: withPrices)
+            if let trust = checked {
+                // A withheld confirmation is read again next round, even when the summary stands still.
+                if !trust.withheld.isEmpty { next.summary?.txCount = nil }
+                events = trust.decorate(events)
+            }
             try txn.putAddressState(next)
             return events
         }
@@ -208,14 +235,23 @@ struct AddressDriver: Sendable {
     /// The history newest first, widened while an answer fills the limit (it may have been cut short).
     /// - Returns: the transactions and whether they are all that is newer than `after` (or all there is).
     func fetchHistory(_ address: String, limit: Int, after: String?) async throws -> ([AddressTx], Bool) {
+        let (history, complete, _) = try await fetchSourcedHistory(address, limit: limit, after: after)
+        return (history, complete)
+    }
+
+    /// ``fetchHistory(_:limit:after:)`` with the id of the provider that answered (the claimant of its
+    /// confirmations when `agree` is above 1).
+    func fetchSourcedHistory(_ address: String, limit: Int, after: String?) async throws
+        -> ([AddressTx], Bool, String)
+    {
         var limit = limit
         while true {
             let current = limit
-            let fetched = try await context.ask(providers, priority) { provider in
-                try await provider.addressTransactions(address, limit: current, after: after)
+            let (source, fetched) = try await context.ask(providers, priority) { provider in
+                (provider.id, try await provider.addressTransactions(address, limit: current, after: after))
             }
-            if fetched.count < current { return (fetched, true) }
-            guard let wider = AddressReducer.widened(limit: current) else { return (fetched, false) }
+            if fetched.count < current { return (fetched, true, source) }
+            guard let wider = AddressReducer.widened(limit: current) else { return (fetched, false, source) }
             limit = wider
         }
     }

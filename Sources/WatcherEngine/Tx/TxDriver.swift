@@ -25,13 +25,17 @@ struct TxDriver: Sendable {
             (try txn.watchState(TxReducer.State.self, watch: watchID), try txn.tip(chain: chain)?.height)
         }
         if let stored, TxReducer.isSettled(stored, tipHeight: tipHeight, context: reducerContext) { return }
-        let tx = try await context.ask(watch.providers, .refresh) { try await $0.transaction(txid) }
+        let (source, answered) = try await context.ask(watch.providers, .refresh) {
+            ($0.id, try await $0.transaction(txid))
+        }
+        let (tx, trust) = try await verified(answered, source: source, stored: stored, context: reducerContext)
         try await context.commit { txn in
-            let state = try txn.watchState(TxReducer.State.self, watch: watchID) ?? TxReducer.State()
+            var state = try txn.watchState(TxReducer.State.self, watch: watchID) ?? TxReducer.State()
+            if let verifiedBy = trust.verifiedBy { state.verifiedBy = verifiedBy }
             let tip = try txn.tip(chain: chain)?.height
             let (next, events) = TxReducer.observe(state, tx, tipHeight: tip, context: reducerContext)
             try txn.putWatchState(next, watch: watchID)
-            return events
+            return events + trust.events
         }
     }
 }

@@ -15,6 +15,9 @@ public enum TxReducer {
         public var announced: [Int] = []
         /// The fee, once known.
         public var feeSat: Int64?
+        /// With `agree` above 1, the providers that hold the transaction in its block (`data.verifiedBy` of its
+        /// thresholds); `nil` otherwise, and then not stored.
+        public var verifiedBy: [String]?
 
         /// Creates a state.
         public init(blockHeight: Int? = nil, blockHash: String? = nil, announced: [Int] = [], feeSat: Int64? = nil) {
@@ -92,7 +95,8 @@ public enum TxReducer {
                     fact: [state.blockHash ?? "h\(height)", "\(threshold)"],
                     state,
                     confirmations: threshold,
-                    context: context
+                    context: context,
+                    extra: state.verifiedBy.map { [.init("verifiedBy", .array($0.map(JSONValue.string)))] } ?? []
                 )
             )
         }

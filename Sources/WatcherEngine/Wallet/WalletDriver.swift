@@ -24,6 +24,10 @@ struct WalletDriver: Sendable {
     /// `true`: the round only prepares the window (a scanned wallet on providers without an address index, whose
     /// window the scanned blocks grow).
     var prepareOnly = false
+    /// Providers that must hold a confirmation in the same block before it is announced (`agree`).
+    var agree = 1
+    /// Confirmations agreed in earlier rounds, so a redone round does not ask again.
+    var agreements = AgreementMemory()
 
     /// Most passes a round makes (each grows the window by at least one address).
     static let maxPasses = 10_000
@@ -97,6 +101,8 @@ struct WalletDriver: Sendable {
     struct Observed: Sendable {
         var target: Target
         var observation: AddressReducer.Observation?
+        /// The history checked against the other providers (`agree` above 1).
+        var trust: VerifiedHistory?
     }
 
     /// One pass over the window's addresses (`all`), or over those not checked yet and those whose balance is
@@ -171,10 +177,12 @@ struct WalletDriver: Sendable {
                     now: now
                 )
                 reducerContext.prices = try txn.prices()
-                let (next, emitted) = AddressReducer.observe(address, observation, context: reducerContext)
+                var (next, emitted) = AddressReducer.observe(address, observation, context: reducerContext)
+                // A withheld confirmation is read again next round, even when the summary stands still.
+                if item.trust?.withheld.isEmpty == false { next.summary?.txCount = nil }
                 if next != stored { try txn.putAddressState(next) }
                 try wallets.record(item.target.ref, before: stored, after: next, events: emitted)
-                events += emitted
+                events += item.trust?.decorate(emitted) ?? emitted
             }
             for (branch, upTo) in checked { try wallets.checked(id, branch, upTo: upTo) }
             events += try wallets.finish()
@@ -226,6 +234,7 @@ struct WalletDriver: Sendable {
                 )
                 var history: [AddressTx]?
                 var complete = false
+                var source: String?
                 switch AddressReducer.historyRequest(
                     stored: stored,
                     summary: summary,
@@ -237,7 +246,11 @@ struct WalletDriver: Sendable {
                     history = []
                     complete = true
                 case .fetch(let limit, let after):
-                    (history, complete) = try await reader.fetchHistory(target.address, limit: limit, after: after)
+                    (history, complete, source) = try await reader.fetchSourcedHistory(
+                        target.address,
+                        limit: limit,
+                        after: after
+                    )
                 }
                 var lookups: [String: ChainTransaction?] = [:]
                 if let history, complete, let stored {
@@ -247,6 +260,23 @@ struct WalletDriver: Sendable {
                         lookups[txid] = try await reader.lookUp(txid)
                     }
                 }
+                var trust: VerifiedHistory?
+                if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
+                    let fetched = history
+                {
+                    verifier.memory = agreements
+                    var stamped = reducerContext
+                    stamped.now = context.events.now()
+                    let verified = try await verifier.verify(
+                        fetched,
+                        lookups: lookups,
+                        source: source,
+                        stored: stored,
+                        context: stamped,
+                        tipHeight: round.tipHeight
+                    )
+                    (history, lookups, trust) = (verified.history, verified.lookups, verified)
+                }
                 let observation = AddressReducer.Observation(
                     summary: summary,
                     history: history,
@@ -254,7 +284,9 @@ struct WalletDriver: Sendable {
                     tipHeight: round.tipHeight,
                     lookups: lookups
                 )
-                results.withLock { $0[target.address] = Observed(target: target, observation: observation) }
+                results.withLock {
+                    $0[target.address] = Observed(target: target, observation: observation, trust: trust)
+                }
             }
         }
         let found = results.withLock { $0 }

@@ -1,0 +1,38 @@
+import WatcherCore
+import WatcherJSON
+
+/// `agree` against the watch's providers: a confirmation is verified by asking the other providers for the
+/// transaction, so `agree` can be at most the number of providers that serve transaction lookups.
+extension ConfigLoader {
+    func checkAgree(_ watch: WatchConfig, reader: ObjectReader, known: [String: ProviderConfig]) {
+        guard watch.agree > 1 else { return }
+        let path = reader.path.key("agree")
+        let verifying = WatchConfig.verifiers(watch.providers, known: known)
+        if watch.agree > verifying.count {
+            let named = verifying.isEmpty ? "none" : verifying.map { JSONValue.quoted($0) }.joined(separator: ", ")
+            reader.context.error(
+                path,
+                "agree \(watch.agree) needs \(watch.agree) providers able to verify a transaction (transaction "
+                    + "lookups); this watch has \(verifying.count): \(named)"
+            )
+        }
+        if watch.kind != .tx, watch.strategy == .scan || watch.strategy == .xpub {
+            reader.context.error(
+                reader.path.key("strategy"),
+                "agree above 1 verifies the payments a poll finds; \"\(watch.strategy.rawValue)\" is not verified "
+                    + "yet: use \"poll\" or \"auto\""
+            )
+        }
+    }
+}
+
+extension WatchConfig {
+    /// The providers among `ids`, in order, that can verify a transaction: those that serve transaction lookups.
+    public static func verifiers(_ ids: [String], known: [String: ProviderConfig]) -> [String] {
+        var seen: Set<String> = []
+        return ids.filter { id in
+            guard seen.insert(id).inserted, let provider = known[id], provider.servesChain else { return false }
+            return provider.chainCapabilities.contains(.transaction)
+        }
+    }
+}

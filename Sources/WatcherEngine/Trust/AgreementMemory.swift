@@ -1,0 +1,59 @@
+import Synchronization
+
+/// Confirmations already agreed, by txid and claimed block, for the life of a job: a round whose commit is dropped
+/// (a block arrived meanwhile) and redone does not ask the other providers again, so a confirmed payment costs at
+/// most one request per verifying provider. A withheld claim that every other provider contradicted (another block,
+/// "not found") is remembered until the tip moves, so a lie costs one request per provider per block, not per round;
+/// one that a provider may still catch up with (it has the transaction in its mempool, or gave no answer) is asked
+/// again next round.
+/// The answers are kept with the verdict, so a disagreement whose commit was dropped is announced by the redone
+/// round (the same fact, the same id).
+final class AgreementMemory: Sendable {
+    /// An agreed verdict with the answers it came from.
+    struct Entry: Sendable {
+        var said: [Agreement.Said]
+        var verdict: Agreement.Verdict
+        /// For a withheld verdict, the tip height it holds for.
+        var tip: Int?
+    }
+
+    private let verdicts = Mutex<[String: Entry]>([:])
+    /// Most verdicts kept; past it the memory starts over (a forgotten one costs a request again, nothing more).
+    static let capacity = 10_000
+
+    /// The key of a claim: the txid and the block it names.
+    static func key(_ txid: String, _ claim: Agreement.Said?) -> String {
+        "\(txid) \(claim.map { "\($0.provider) \(Agreement.key($0.answer))" } ?? "lookup")"
+    }
+
+    /// The verdict remembered for `key` at tip `tip`, with its answers: an agreed one whatever the tip, a withheld
+    /// one while the tip has not moved.
+    func entry(_ key: String, tip: Int?) -> Entry? {
+        verdicts.withLock { verdicts in
+            guard let entry = verdicts[key] else { return nil }
+            return entry.verdict.agreed != nil || entry.tip == tip ? entry : nil
+        }
+    }
+
+    /// Remembers an agreed verdict, or a withheld one every other provider contradicted (at `tip`), with its
+    /// answers; `claimed`: the first answer is the claimant's; `asked` is how many other providers could have
+    /// answered.
+    func remember(
+        _ key: String,
+        _ said: [Agreement.Said],
+        _ verdict: Agreement.Verdict,
+        claimed: Bool,
+        asked: Int,
+        tip: Int?
+    ) {
+        if verdict.agreed == nil {
+            let others = said.dropFirst(claimed ? 1 : 0)
+            let contradicted = others.allSatisfy { $0.answer != .mempool }
+            guard tip != nil, contradicted, others.count >= asked else { return }
+        }
+        verdicts.withLock { verdicts in
+            if verdicts.count >= Self.capacity { verdicts.removeAll() }
+            verdicts[key] = Entry(said: said, verdict: verdict, tip: verdict.agreed == nil ? tip : nil)
+        }
+    }
+}

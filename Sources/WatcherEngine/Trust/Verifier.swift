@@ -1,0 +1,64 @@
+import Logging
+import WatcherCore
+import WatcherScheduler
+
+/// The I/O around ``Agreement``: asks a watch's other providers, by txid, about a confirmation the provider in
+/// charge claims. Each is asked once, in the watch's order, until `agree` providers hold one block, so a confirmed
+/// payment costs at most one request per verifying provider; a provider that cannot answer now (unreachable,
+/// rate limited) gives no answer and the confirmation waits for the next round.
+struct Verifier: Sendable {
+    /// The providers able to verify (those with transaction lookups), in the watch's order.
+    let providers: [String]
+    /// Providers that must agree.
+    let agree: Int
+    let context: EngineContext
+    let priority: RequestPriority
+    /// Verdicts already agreed in earlier rounds of the job.
+    var memory = AgreementMemory()
+
+    /// A verifier for a watch with `agree` above 1, else `nil` (today's behaviour: the provider in charge alone).
+    init?(providers: [String], agree: Int, context: EngineContext, priority: RequestPriority) {
+        guard agree > 1 else { return nil }
+        self.providers = providers.filter { context.chainProviders[$0]?.capabilities.contains(.transaction) ?? false }
+        self.agree = agree
+        self.context = context
+        self.priority = priority
+    }
+
+    /// The answers about `txid`: `claim` first (when a provider claims it), then the others, asked in order until
+    /// `agree` hold one block.
+    /// - Parameter address: the followed address whose effect is compared, if any.
+    func answers(_ claim: Agreement.Said?, txid: String, address: String?) async throws -> [Agreement.Said] {
+        var said = claim.map { [$0] } ?? []
+        for id in providers where id != claim?.provider {
+            guard Agreement.needed(said, agree: agree) else { break }
+            do {
+                let tx = try await context.ask([id], priority) { try await $0.transaction(txid) }
+                said.append(Agreement.Said(id, Self.answer(tx, address: address)))
+            } catch ProviderError.notFound {
+                said.append(Agreement.Said(id, .notFound))
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                context.logger.debug(
+                    "no answer for a verification",
+                    metadata: ["provider": "\(id)", "txid": "\(txid)", "error": "\(error)"]
+                )
+            }
+        }
+        return said
+    }
+
+    /// A provider's transaction as an answer: its block, and its effect on `address` when every input that
+    /// spends from the address carries its value.
+    static func answer(_ tx: ChainTransaction, address: String?) -> Agreement.Answer {
+        guard let height = tx.blockHeight else { return .mempool }
+        var delta: Int64?
+        if let address {
+            let received = tx.outputs.filter { $0.address == address }.reduce(Int64(0)) { $0 + $1.valueSat }
+            let spent = tx.inputs.filter { $0.address == address }.reduce(Int64(0)) { $0 + $1.valueSat }
+            delta = received - spent
+        }
+        return .block(height: height, hash: tx.blockHash, deltaSat: delta)
+    }
+}

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import WatcherConfiguration
+import WatcherCore
+import WatcherJSON
+import WatcherPlugins
+import WatcherSimnet
+import WatcherStorage
+import WatcherTesting
+
+/// What `agree` costs (docs/benchmarks.md): three honest simnets with the same seed, ten payments each confirmed by
+/// a block, with `agree` 1, 2 and 3. The requests the verifying providers (the second and third, which answer nothing
+/// else while the first is healthy) receive per confirmed payment must be `agree - 1` exactly; the time from the
+/// block to the confirmed event is printed (wall clock: serialized phase, `WALL_CLOCK_TESTS`), not asserted.
+@Suite(.serialized)
+struct AgreeCostTests {
+    static let address = AgreeTests.honestAddress
+    static let payments = 10
+
+    @Test(arguments: [1, 2, 3])
+    func extraRequestsPerConfirmedPayment(agree: Int) async throws {
+        let data = EngineIntegrationTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try await Simnet.with(WatchShapeTests.quiet) { first in
+            try await Simnet.with(WatchShapeTests.quiet) { second in
+                try await Simnet.with(WatchShapeTests.quiet) { third in
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    do {
+                        try await measure([first, second, third], agree: agree, client: client, data: data)
+                        try await client.shutdown()
+                    } catch {
+                        try? await client.shutdown()
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    func measure(_ simnets: [Simnet], agree: Int, client: HTTPClient, data: String) async throws {
+        let providers = zip(["p1", "p2", "p3"], simnets).map { id, simnet in
+            """
+            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
+            """
+        }
+        let json = """
+            {"storage": {"path": "\(data)"}, "providers": [\(providers.joined(separator: ","))],
+             "watches": [
+               {"id": "chain", "type": "blocks", "providers": ["p1"], "every": "1s"},
+               {"id": "a", "type": "address", "providers": ["p1", "p2", "p3"], "every": "1s", "agree": \(agree),
+                "strategy": "poll", "confirmations": [1], "addresses": ["\(Self.address)"]}],
+             "sinks": []}
+            """
+        let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+        try await EngineIntegrationTests.running(config, client: client) { store in
+            try await eventually("the baseline") {
+                try store.read { try $0.addressState(chain: "btc", address: Self.address)?.summary != nil }
+            }
+            for simnet in simnets[1...] { await simnet.resetStats() }
+            var latencies: [Double] = []
+            for index in 0..<Self.payments {
+                let txids = try await AgreeTests.each(simnets) {
+                    try await $0.pay(to: Self.address, amountSat: 10_000 + Int64(index))
+                }
+                #expect(Set(txids).count == 1)
+                // Seen in the mempool first, so the block is the only news.
+                try await eventually("the mempool payment") {
+                    try AgreeTests.events(store, "address.tx.unconfirmed").contains {
+                        $0["data"]?["txid"] == .string(txids[0])
+                    }
+                }
+                let start = ContinuousClock.now
+                _ = try await AgreeTests.each(simnets) { try await $0.mine() }
+                try await eventually("the confirmation") {
+                    try AgreeTests.events(store, "address.tx.confirmed").contains {
+                        $0["data"]?["txid"] == .string(txids[0])
+                    }
+                }
+                let elapsed = ContinuousClock.now - start
+                latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+            var verifying = 0
+            for simnet in simnets[1...] {
+                verifying += await simnet.stats().families.values.reduce(0) { $0 + ($1.endpoints["/api/v2/tx"] ?? 0) }
+            }
+            #expect(verifying == (agree - 1) * Self.payments)
+            let sorted = latencies.sorted()
+            print(
+                "agree \(agree): \(Double(verifying) / Double(Self.payments)) verification requests per confirmed "
+                    + "payment; block to address.tx.confirmed p50 \(Int(sorted[sorted.count / 2] * 1000)) ms, max "
+                    + "\(Int((sorted.last ?? 0) * 1000)) ms over \(Self.payments) payments"
+            )
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import WatcherBitcoin
+import WatcherConfiguration
+import WatcherCore
+import WatcherJSON
+import WatcherPlugins
+import WatcherSimnet
+import WatcherStorage
+import WatcherTesting
+
+/// `agree`: three simnets started with the same seed and driven by the same control calls stay identical, so two
+/// are honest and the third lies after a call of its own (a payment mined into a block only it has). With
+/// `agree: 2`, the liar's payment is never confirmed, `provider.disagreed` names the liar, and honest payments keep
+/// being confirmed.
+@Suite(.serialized)
+struct AgreeTests {
+    /// Followed by a watch whose provider in charge is honest (the liar is asked second).
+    static let honestAddress = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+    /// Followed by a watch whose provider in charge is the liar.
+    static let liarsAddress = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+
+    /// The txid of the first payment the test makes, worked out on a model started like the simnets (same seed,
+    /// same call): followed by a `tx` watch from the start.
+    static func firstPayment() throws -> String {
+        var model = ChainModel(parameters: WatchShapeTests.quiet.chain)
+        return try model.pay(to: SimAddressParser.decode(honestAddress), amountSat: 50_000).txid
+    }
+
+    static func config(_ simnets: [Simnet], _ data: String) throws -> WatcherConfig {
+        let ids = ["h1", "liar", "h2"]
+        let providers = zip(ids, simnets).map { id, simnet in
+            """
+            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
+            """
+        }
+        let json = """
+            {"storage": {"path": "\(data)"},
+             "providers": [\(providers.joined(separator: ","))],
+             "watches": [
+               {"id": "chain", "type": "blocks", "providers": ["h1", "h2"], "every": "1s"},
+               {"id": "honest", "type": "address", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 2,
+                "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(honestAddress)"]},
+               {"id": "lied", "type": "address", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2,
+                "strategy": "poll", "confirmations": [1, 2], "addresses": ["\(liarsAddress)"]},
+               {"id": "shop", "type": "wallet", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 2,
+                "strategy": "poll", "confirmations": [1], "gap": 3, "descriptor": "\(WalletTests.descriptor)"},
+               {"id": "paid", "type": "tx", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 3,
+                "confirmations": [1], "txid": "\(try firstPayment())"}],
+             "sinks": []}
+            """
+        return try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+    }
+
+    /// The same control call on each simnet; the answers, which must agree while the simnets do.
+    static func each<T: Sendable>(_ simnets: [Simnet], _ call: (Simnet) async throws -> T) async throws -> [T] {
+        var results: [T] = []
+        for simnet in simnets { results.append(try await call(simnet)) }
+        return results
+    }
+
+    /// Every event of `type`, parsed.
+    static func events(_ store: Store, _ type: String) throws -> [JSONValue] {
+        try WatchShapeTests.events(store).filter { $0["type"] == .string(type) }
+    }
+
+    @Test func theLiarsPaymentIsNeverConfirmedAndHonestPaymentsAre() async throws {
+        let data = EngineIntegrationTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try await Simnet.with(WatchShapeTests.quiet) { first in
+            try await Simnet.with(WatchShapeTests.quiet) { second in
+                try await Simnet.with(WatchShapeTests.quiet) { third in
+                    let simnets = [first, second, third]
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    do {
+                        try await run(simnets, client: client, data: data)
+                        try await client.shutdown()
+                    } catch {
+                        try? await client.shutdown()
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    func run(_ simnets: [Simnet], client: HTTPClient, data: String) async throws {
+        let liar = simnets[1]
+        // Same seed, same calls: the same chain, byte for byte.
+        #expect(Set(try await Self.each(simnets) { await $0.tip() }).count == 1)
+        let config = try Self.config(simnets, data)
+        try await EngineIntegrationTests.running(config, client: client) { store in
+            try await eventually("the baselines") {
+                try store.read { txn in
+                    try [Self.honestAddress, Self.liarsAddress].allSatisfy {
+                        try txn.addressState(chain: "btc", address: $0)?.summary != nil
+                    } && txn.walletState(chain: "btc", wallet: "shop")?.receive.checkedUpTo != nil
+                }
+            }
+            // While all three agree: confirmed, verified by the provider in charge and the next one asked.
+            let paid = try await Self.each(simnets) { try await $0.pay(to: Self.honestAddress, amountSat: 50_000) }
+            #expect(Set(paid).count == 1)
+            let mined = try await Self.each(simnets) { try await $0.mine() }
+            #expect(Set(mined.map { $0.map(\.hash) }).count == 1)
+            let agreed = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
+                $0["txid"] == .string(paid[0])
+            }
+            #expect(agreed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar")]))
+            // The tx watch asks all three (agree 3) while they still agree.
+            let followed = try await WatchShapeTests.event(store, "tx.confirmations", timeout: .seconds(60)) {
+                $0["txid"] == .string(paid[0])
+            }
+            #expect(followed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar"), .string("h2")]))
+
+            // The lie: a payment mined into a block only the liar has.
+            let lie = try await liar.pay(to: Self.liarsAddress, amountSat: 70_000)
+            try await liar.mine()
+            // Then the same calls again: the honest two stay identical, the liar is on a chain of its own.
+            let second = try await Self.each(simnets) { try await $0.pay(to: Self.honestAddress, amountSat: 60_000) }
+            let shop = try WalletTests.address(.receive, 0)
+            let sale = try await Self.each(simnets) { try await $0.pay(to: shop, amountSat: 25_000) }
+            let blocks = try await Self.each(simnets) { try await $0.mine() }
+            #expect(second[0] == second[2])
+            #expect(blocks[0].map(\.hash) == blocks[2].map(\.hash))
+            #expect(blocks[0].map(\.hash) != blocks[1].map(\.hash))
+
+            // The honest payment is confirmed by the two honest providers; the liar's word is set aside.
+            let truth = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
+                $0["txid"] == .string(second[0])
+            }
+            #expect(truth["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
+            #expect(truth["data"]?["blockHash"] == .string(blocks[0][0].hash))
+            // A wallet's address likewise.
+            #expect(sale[0] == sale[2])
+            let sold = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
+                $0["txid"] == .string(sale[0]) && $0["address"] == .string(shop)
+            }
+            #expect(sold["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
+            #expect(sold["data"]?["wallet"]?["id"] == .string("shop"))
+            let named = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
+                $0["txid"] == .string(second[0]) && $0["outcome"]?.stringValue?.hasPrefix("confirmed") == true
+            }
+            let liarSaid = named["data"]?["said"]?.arrayValue?.first { $0["provider"] == .string("liar") }
+            #expect(liarSaid != nil)
+            #expect(liarSaid?["blockHash"] != .string(blocks[0][0].hash))
+            #expect(named["data"]?["outcome"]?.stringValue?.contains("set aside: liar") == true)
+
+            // The liar, in charge of the other watch, claims its own payment: withheld, and a disagreement.
+            let withheld = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
+                $0["txid"] == .string(lie)
+            }
+            #expect(withheld["data"]?["claimedBy"] == .string("liar"))
+            #expect(withheld["data"]?["outcome"]?.stringValue?.hasPrefix("withheld") == true)
+            // The honest chain moves on; its thresholds keep coming, and the lie is still not confirmed.
+            _ = try await Self.each([simnets[0], simnets[2]]) { try await $0.mine() }
+            _ = try await WatchShapeTests.event(store, "address.tx.confirmations", timeout: .seconds(60)) {
+                $0["txid"] == .string(second[0]) && $0["confirmations"] == .number("2")
+            }
+            let confirmedLie = try Self.events(store, "address.tx.confirmed").filter {
+                $0["data"]?["txid"] == .string(lie)
+            }
+            #expect(confirmedLie.isEmpty)
+            #expect(
+                try Self.events(store, "address.tx.confirmations").allSatisfy { $0["data"]?["txid"] != .string(lie) }
+            )
+        }
+    }
+}

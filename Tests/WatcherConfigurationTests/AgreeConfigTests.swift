@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import WatcherConfiguration
+import WatcherCore
+import WatcherJSON
+import WatcherPlugins
+
+/// `agree` and `maxLag`: ranges, providers able to verify, the strategies verified, and what `check` prints.
+struct AgreeConfigTests {
+    static let address = ConfigCheckTests.address
+    static let providers =
+        #"[{"id": "a", "type": "blockbook", "options": {"url": "https://a.example"}},"#
+        + #" {"id": "b", "type": "blockbook", "options": {"url": "https://b.example"}},"#
+        + #" {"id": "ra", "type": "rawaddr"}]"#
+
+    static func watch(_ fields: String, providers list: String = #"["a", "b", "ra"]"#) -> String {
+        ConfigCheckTests.config(
+            providers: providers,
+            watches:
+                #"[{"id": "w", "type": "address", "providers": \#(list), "addresses": ["\#(address)"], \#(fields)}]"#
+        )
+    }
+
+    static let cases: [ConfigErrorTests.Case] = [
+        .init(
+            name: "agree 0",
+            json: watch(#""agree": 0"#),
+            path: "watches[0].agree",
+            message: "expected an integer from 1 to 16, got 0"
+        ),
+        .init(
+            name: "agree above the providers able to verify",
+            json: watch(#""agree": 3"#),
+            path: "watches[0].agree",
+            message:
+                #"agree 3 needs 3 providers able to verify a transaction (transaction lookups); this watch has 2: "a", "b""#
+        ),
+        .init(
+            name: "agree with a scanned strategy",
+            json: watch(#""agree": 2, "strategy": "scan""#),
+            path: "watches[0].strategy",
+            message:
+                #"agree above 1 verifies the payments a poll finds; "scan" is not verified yet: use "poll" or "auto""#
+        ),
+        .init(
+            name: "maxLag out of range",
+            json: watch(#""agree": 2, "maxLag": -1"#),
+            path: "watches[0].maxLag",
+            message: "expected an integer from 0 to 1000, got -1"
+        ),
+    ]
+
+    @Test(arguments: cases)
+    func reportsPathAndMessage(_ testCase: ConfigErrorTests.Case) {
+        ConfigErrorTests.expectReported(testCase)
+    }
+
+    @Test func agreeIsReadAndDefaultsToOne() throws {
+        let loader = ConfigLoader(registry: .builtIn, environment: [:])
+        let two = try loader.load(bytes: Array(Self.watch(#""agree": 2, "maxLag": 4"#).utf8))
+        #expect(two.watches[0].agree == 2)
+        #expect(two.watches[0].maxLag == 4)
+        let plain = try loader.load(bytes: Array(Self.watch(#""every": "2m""#).utf8))
+        #expect(plain.watches[0].agree == 1)
+        #expect(plain.watches[0].maxLag == 2)
+        // A watch that does not use them shows neither in `watcher check`.
+        #expect(!plain.resolved.serialized().contains("agree"))
+    }
+
+    @Test func checkPrintsTheExtraCost() throws {
+        let loader = ConfigLoader(registry: .builtIn, environment: [:])
+        let config = try loader.load(bytes: Array(Self.watch(#""agree": 2"#).utf8))
+        let job = JobPlan(config: config).jobs.first { $0.name == "watch w" }
+        #expect(
+            job?.detail.hasSuffix(
+                "; agree 2 of a, b: a confirmation is announced once 2 providers hold the transaction in the same "
+                    + "block; extra cost at most 1 request per confirmed payment (1 per confirmed payment per "
+                    + "verifying provider), none for mempool payments; providers more than 2 blocks behind are set "
+                    + "aside"
+            ) == true
+        )
+        let plain = try loader.load(bytes: Array(Self.watch("\"agree\": 1").utf8))
+        #expect(JobPlan(config: plain).jobs.first { $0.name == "watch w" }?.detail.contains("agree") == false)
+    }
+}
