@@ -20,6 +20,12 @@ package struct WalletCommit {
     private var changes: [String: WalletLedger.Change] = [:]
     /// The wallet addresses' states after this transaction, by wallet and address.
     private var afters: [String: [String: AddressState]] = [:]
+    /// The same addresses' states before it.
+    private var befores: [String: [String: AddressState]] = [:]
+    /// A transaction's whole effect on a wallet, by wallet and txid, where the driver read the whole transaction
+    /// (``WalletLedger/amount(of:addresses:)``): it wins over the sum of the addresses' amounts, which misses an
+    /// address read before the transaction reached the provider.
+    var wholeAmounts: [String: [String: Int64]] = [:]
 
     init(
         chain: String,
@@ -65,6 +71,9 @@ package struct WalletCommit {
         }
         states[ref.wallet] = state
         afters[ref.wallet, default: [:]][after.address] = after
+        if let before, befores[ref.wallet]?[before.address] == nil {
+            befores[ref.wallet, default: [:]][before.address] = before
+        }
         WalletLedger.record(&changes[ref.wallet, default: .init()], before: before, after: after, events: events)
     }
 
@@ -99,9 +108,20 @@ package struct WalletCommit {
                     now: now
                 )
                 let emitted: [NewEvent]
-                let addresses =
-                    change.steps.contains { $0.kind == .confirmed } ? try addressStates(id) : []
-                (state, emitted) = WalletLedger.apply(state, change, addresses: addresses, context: context)
+                let addresses = change.steps.isEmpty ? [] : try addressStates(id)
+                let amounts = WalletLedger.amounts(
+                    of: change.steps,
+                    addresses: addresses,
+                    before: befores[id] ?? [:],
+                    whole: wholeAmounts[id] ?? [:]
+                )
+                (state, emitted) = WalletLedger.apply(
+                    state,
+                    change,
+                    addresses: addresses,
+                    amounts: amounts,
+                    context: context
+                )
                 events += emitted
             }
             if state != stored[id] {

@@ -147,6 +147,7 @@ struct WalletDriver: Sendable {
         let tipBefore = read.2?.hash
         let round = AddressDriver.Round(tipHeight: read.2?.height, hashes: read.3)
         let observed = try await observe(targets, known: known, round: round, since: state.since)
+        let whole = try await wholeAmounts(observed, known: known, state: state)
         let checked = checking
         let book = self.book
         let now = context.events.now()
@@ -158,6 +159,7 @@ struct WalletDriver: Sendable {
             }
             var wallets = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
             guard let before = try wallets.state(id) else { return [] }
+            wallets.wholeAmounts[id] = whole
             var events: [NewEvent] = []
             for item in observed {
                 guard let observation = item.observation else { continue }

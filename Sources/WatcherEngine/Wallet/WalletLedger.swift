@@ -70,16 +70,24 @@ public enum WalletLedger {
     /// (its amounts at the addresses summed) is announced in chain order, except a step that moves nothing.
     /// - Parameter addresses: the wallet's address states after the commit, for the confirmed balance after a
     ///   `confirmed` step (``BalanceStep/balanceAfter(_:in:)-([AddressState])``).
-    public static func apply(_ state: WalletState, _ change: Change, addresses: [AddressState], context: Context)
-        -> (WalletState, [NewEvent])
-    {
+    /// - Parameter amounts: each transaction's net effect on the wallet (``amounts(of:addresses:before:whole:)``),
+    ///   which replaces the sum of this commit's steps.
+    public static func apply(
+        _ state: WalletState,
+        _ change: Change,
+        addresses: [AddressState],
+        amounts: [String: Int64] = [:],
+        context: Context
+    ) -> (WalletState, [NewEvent]) {
         var next = state
         if change.confirmedSat != 0 || change.unconfirmedSat != 0 {
             next.balanceSat += change.confirmedSat
             next.unconfirmedSat += change.unconfirmedSat
             next.updatedAt = context.now
         }
-        let steps = BalanceStep.ordered(change.steps).filter { $0.amountSat != 0 }
+        var steps = BalanceStep.ordered(change.steps)
+        for index in steps.indices { steps[index].amountSat = amounts[steps[index].txid] ?? steps[index].amountSat }
+        steps = steps.filter { $0.amountSat != 0 }
         return (
             next, steps.map { balanceChanged($0, balanceSat: BalanceStep.balanceAfter($0, in: addresses), context) }
         )
