@@ -22,12 +22,16 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// A whole wallet (an extended key or output descriptor) in one request: used addresses with their paths and
     /// the transactions (Blockbook's `/api/v2/xpub`); the `xpub` strategy of wallet watches.
     public static let walletSummary = ChainCapabilities(rawValue: 1 << 8)
+    /// Who spends the outputs of a transaction (``ChainProvider/spends(of:outputs:)``): Blockbook's
+    /// `?spending=true`, Core's `gettxspendingprevout`, Esplora's `outspends`. It names the replacement of a followed
+    /// mempool transaction that vanished.
+    public static let spenders = ChainCapabilities(rawValue: 1 << 9)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
-        ("status", .status), ("walletSummary", .walletSummary),
+        ("status", .status), ("walletSummary", .walletSummary), ("spenders", .spenders),
     ]
 
     /// The capability names this set holds.
@@ -77,6 +81,10 @@ public protocol ChainProvider: Sendable {
     /// takes it (an output descriptor or a bare extended key), derived up to the last used address plus `gap` on
     /// each branch.
     func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary
+    /// Who spends the outputs `outputs` (indexes) of transaction `txid`, in one request where the provider can. An
+    /// output the provider cannot tell about is left out; a `txid` it does not know answers
+    /// ``OutputSpend/parentMissing`` for each output (not ``ProviderError/notFound(provider:what:)``).
+    func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend]
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }
@@ -115,6 +123,10 @@ extension ChainProvider {
 
     public func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary {
         throw ProviderError.unsupported(provider: id, operation: "walletSummary")
+    }
+
+    public func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend] {
+        throw ProviderError.unsupported(provider: id, operation: "spends")
     }
 }
 

@@ -239,19 +239,22 @@ struct WalletDriver: Sendable {
                     (history, complete) = try await reader.fetchHistory(target.address, limit: limit, after: after)
                 }
                 var lookups: [String: ChainTransaction?] = [:]
+                var spends: [TxOutpoint: OutputSpend] = [:]
                 if let history, complete, let stored {
                     for txid in AddressReducer.dropCandidates(stored, history: history)
                         .prefix(AddressDriver.maxLookups)
                     {
                         lookups[txid] = try await reader.lookUp(txid)
                     }
+                    spends = try await reader.spendAnswers(stored, history: history, lookups: lookups)
                 }
                 let observation = AddressReducer.Observation(
                     summary: summary,
                     history: history,
                     complete: complete,
                     tipHeight: round.tipHeight,
-                    lookups: lookups
+                    lookups: lookups,
+                    spends: spends
                 )
                 results.withLock { $0[target.address] = Observed(target: target, observation: observation) }
             }
