@@ -8,7 +8,8 @@ import WatcherTesting
 
 /// `address.tx.replaced` names its replacer and why, from the real runtime against the simnet's Blockbook on the
 /// wall clock: a fee bump that pays elsewhere (named by `?spending=true`), one that still pays the followed address
-/// (in its history: followed as a payment of its own), and an eviction (the inputs unspent again).
+/// (in its history: followed as a payment of its own), an eviction (the inputs unspent again), and a payment whose
+/// parent left the mempool (the inputs gone).
 @Suite(.serialized)
 struct ReplacementTests {
     static let followed = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
@@ -103,6 +104,26 @@ struct ReplacementTests {
             #expect(replaced["data"]?["reason"] == .string("evicted"))
             #expect(replaced["data"]?["replacedBy"] == .null)
             #expect(replaced["data"]?["replacementFollowed"] == .null)
+        }
+    }
+
+    @Test func aPaymentWhoseParentLeftSaysItsInputsWentAway() async throws {
+        try await Self.following { simnet, store, _ in
+            // The payer holds one coin, made by a transaction still in the mempool.
+            let payer = "1LqBGSKuX5yYUonjxT5qGfpUsXKYYWeabA"
+            let parent = try await simnet.pay(to: payer, amountSat: 80_000)
+            let txid = try await simnet.pay(to: Self.followed, amountSat: 30_000, from: payer)
+            #expect(await simnet.chain().transaction(txid)?.inputs.map(\.prevout.txid) == [parent])
+            try await WatchShapeTests.event(store, "address.tx.unconfirmed", where: WatchShapeTests.has("txid", txid))
+            // The parent leaves the mempool and takes the payment with it.
+            #expect(try await simnet.evict(parent) == [parent, txid])
+            let replaced = try await WatchShapeTests.event(
+                store,
+                "address.tx.replaced",
+                where: WatchShapeTests.has("txid", txid)
+            )
+            #expect(replaced["data"]?["reason"] == .string("inputs reorged away"))
+            #expect(replaced["data"]?["replacedBy"] == .null)
         }
     }
 }
