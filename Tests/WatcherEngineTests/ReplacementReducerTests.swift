@@ -172,4 +172,27 @@ struct ReplacementReducerTests {
         let data = try replaced(following(), history: [], spends: [spent[0]: .spent(by: "old"), spent[1]: .unspent])
         #expect(data["reason"] == .string("dropped from the mempool"))
     }
+
+    @Test func aPushedPaymentLearnsItsInputsFromTheNextHistory() {
+        let empty = AddressState(chain: "btc", address: "bc1qaddr")
+        var (state, _) = AddressReducer.observe(
+            empty,
+            .init(summary: summary(unconfirmed: 0, mempool: 0), history: [], complete: true, tipHeight: 100),
+            context: context
+        )
+        (state, _) = AddressReducer.pushed(state, txid: "old", deltaSat: 5_000, context: context)
+        #expect(state.txs["old"]?.spends == nil)
+        let (next, events) = AddressReducer.observe(
+            state,
+            .init(
+                summary: summary(unconfirmed: 5_000, mempool: 1),
+                history: [tx("old", 5_000, spends: spent)],
+                complete: true,
+                tipHeight: 100
+            ),
+            context: context
+        )
+        #expect(next.txs["old"]?.spends == spent)
+        #expect(!events.contains { $0.type == "address.tx.unconfirmed" })
+    }
 }

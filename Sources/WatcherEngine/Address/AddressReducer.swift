@@ -167,6 +167,9 @@ public enum AddressReducer {
                     events.append(
                         unconfirmed(tx, facts: item.facts, balance: observation.summary.balanceSat, context: context)
                     )
+                } else if known?.spends == nil, let outpoints = item.facts?.outpoints {
+                    // Known from a push, which names no inputs: the history does.
+                    state.txs[item.txid]?.spends = outpoints
                 }
                 continue
             }
