@@ -106,7 +106,15 @@ struct ReplacementReducerTests {
     @Test func aRivalInTheSameHistoryIsTheReplacementAndIsFollowed() throws {
         let rival = tx("new", 4_000, spends: [TxOutpoint(txid: Self.other, vout: 0)])
         let state = following()
-        #expect(AddressReducer.spendQuestions(state, history: [rival], lookups: ["old": nil]).isEmpty)
+        #expect(
+            AddressReducer.spendQuestions(
+                state,
+                history: [rival],
+                lookups: ["old": nil],
+                tipHeight: 100,
+                context: context
+            ).isEmpty
+        )
         let data = try replaced(state, history: [rival])
         #expect(data["reason"] == .string("replaced"))
         #expect(data["replacedBy"] == .string("new"))
@@ -116,7 +124,13 @@ struct ReplacementReducerTests {
 
     @Test func aNamedSpenderOutsideTheHistoryIsAReplacementNotFollowed() throws {
         let state = following()
-        let questions = AddressReducer.spendQuestions(state, history: [], lookups: ["old": nil])
+        let questions = AddressReducer.spendQuestions(
+            state,
+            history: [],
+            lookups: ["old": nil],
+            tipHeight: 100,
+            context: context
+        )
         #expect(questions == [Self.parent: [1], Self.other: [0]])
         // The transaction was found (still waiting, or confirmed): nothing to ask.
         let waiting = ChainTransaction(
@@ -128,7 +142,15 @@ struct ReplacementReducerTests {
             inputs: [],
             outputs: []
         )
-        #expect(AddressReducer.spendQuestions(state, history: [], lookups: ["old": waiting]).isEmpty)
+        #expect(
+            AddressReducer.spendQuestions(
+                state,
+                history: [],
+                lookups: ["old": waiting],
+                tipHeight: 100,
+                context: context
+            ).isEmpty
+        )
         let data = try replaced(state, history: [], spends: [spent[0]: .unspent, spent[1]: .spent(by: "new")])
         #expect(data["reason"] == .string("replaced"))
         #expect(data["replacedBy"] == .string("new"))
@@ -160,7 +182,10 @@ struct ReplacementReducerTests {
 
     @Test func withoutTheOutputsSpentNoProviderCanTell() throws {
         let state = following(spends: [])
-        #expect(AddressReducer.spendQuestions(state, history: [], lookups: ["old": nil]).isEmpty)
+        #expect(
+            AddressReducer.spendQuestions(state, history: [], lookups: ["old": nil], tipHeight: 100, context: context)
+                .isEmpty
+        )
         let data = try replaced(state, history: [], spends: [spent[0]: .spent(by: "new")])
         #expect(data["reason"] == .string("dropped from the mempool"))
         #expect(data["replacedBy"] == .null)
@@ -194,5 +219,30 @@ struct ReplacementReducerTests {
         )
         #expect(next.txs["old"]?.spends == spent)
         #expect(!events.contains { $0.type == "address.tx.unconfirmed" })
+    }
+
+    @Test func onlyTransactionsLeavingTheStateAreAskedAbout() {
+        var state = following()
+        state.txs["old"]?.blockHeight = 100
+        state.txs["old"]?.blockHash = "b100"
+        let mempool = tx("new", 1_000, spends: [TxOutpoint(txid: Self.other, vout: 5)])
+        // Confirmed and not in this history (a lagging page, or older than what it reached): not asked about,
+        // unless the lookup says the provider no longer knows it.
+        let lagging = AddressReducer.spendQuestions(
+            state,
+            history: [mempool],
+            lookups: [:],
+            tipHeight: 101,
+            context: context
+        )
+        #expect(lagging.isEmpty)
+        let gone = AddressReducer.spendQuestions(
+            state,
+            history: [mempool],
+            lookups: ["old": nil],
+            tipHeight: 101,
+            context: context
+        )
+        #expect(gone == [Self.parent: [1], Self.other: [0]])
     }
 }

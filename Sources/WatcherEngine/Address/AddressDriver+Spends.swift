@@ -1,7 +1,7 @@
 import WatcherCore
 
 /// Who spends the outputs of followed transactions that vanished
-/// (``AddressReducer/spendQuestions(_:history:lookups:)``): one request per parent transaction (Blockbook's
+/// (``AddressReducer/spendQuestions(_:history:lookups:tipHeight:context:)``): one request per parent transaction (Blockbook's
 /// `/api/v2/tx/<parent>?spending=true`, Core's batch of `gettxspendingprevout` and `gettxout`), at most
 /// ``maxLookups`` a round, on the watch's providers that can tell (``ChainCapabilities/spenders``). When none can,
 /// the reason stays `dropped from the mempool`.
@@ -11,11 +11,19 @@ extension AddressDriver {
     func spendAnswers(
         _ stored: AddressState,
         history: [AddressTx],
-        lookups: [String: ChainTransaction?]
+        lookups: [String: ChainTransaction?],
+        tipHeight: Int?,
+        context reducerContext: AddressReducer.Context
     ) async throws -> [TxOutpoint: OutputSpend] {
         let capable = providers.filter { context.chainProviders[$0]?.capabilities.contains(.spenders) ?? false }
         guard !capable.isEmpty else { return [:] }
-        let questions = AddressReducer.spendQuestions(stored, history: history, lookups: lookups)
+        let questions = AddressReducer.spendQuestions(
+            stored,
+            history: history,
+            lookups: lookups,
+            tipHeight: tipHeight,
+            context: reducerContext
+        )
         var answers: [TxOutpoint: OutputSpend] = [:]
         for parent in questions.keys.sorted().prefix(Self.maxLookups) {
             guard let outputs = questions[parent] else { continue }

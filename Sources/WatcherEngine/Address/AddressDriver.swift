@@ -177,7 +177,13 @@ struct AddressDriver: Sendable {
                 guard let tx = stored.txs[txid], let height = tx.blockHeight, let hash = tx.blockHash else { continue }
                 if try await blockReplaced(height: height, hash: hash) { replacedBlocks.insert(hash) }
             }
-            spends = try await spendAnswers(stored, history: history, lookups: lookups)
+            spends = try await spendAnswers(
+                stored,
+                history: history,
+                lookups: lookups,
+                tipHeight: tipHeight,
+                context: reducerContext
+            )
         }
         let observation = AddressReducer.Observation(
             summary: summary,

@@ -4,7 +4,7 @@ import WatcherJSON
 /// Why a followed mempool transaction vanished (`address.tx.replaced`), and what replaced it. The outputs it spent
 /// are kept on the tracked transaction (``AddressState/TrackedTx/spends``); a transaction of the same fresh history
 /// that spends one of them names the replacement at no cost, else the providers are asked who spends them
-/// (``Observation/spends``, ``spendQuestions(_:history:lookups:)``).
+/// (``Observation/spends``, ``spendQuestions(_:history:lookups:tipHeight:context:)``).
 extension AddressReducer {
     /// What became of a vanished transaction.
     public struct Replacement: Sendable, Hashable {
@@ -72,19 +72,32 @@ extension AddressReducer {
         }
     }
 
-    /// The outputs to ask the providers about, by the txid that made them: those spent by the transactions of
-    /// `state` that a complete `history` no longer lists and that no lookup found (`lookups`), unless a
-    /// transaction of the history already spends one of them. Oldest parent first is not implied: parents sorted.
+    /// The outputs to ask the providers about, by the txid that made them: those spent by the transactions that are
+    /// leaving the address's state in this observation (mempool ones a complete `history` no longer lists and no
+    /// lookup found, ``dropCandidates(_:history:)``; confirmed ones missing from it that the lookup says the provider
+    /// no longer knows, ``confirmedCandidates(_:history:tipHeight:context:)``), unless a transaction of the history
+    /// already spends one of them. Older transactions the history did not reach are not asked about.
     public static func spendQuestions(
         _ state: AddressState,
         history: [AddressTx],
-        lookups: [String: ChainTransaction?]
+        lookups: [String: ChainTransaction?],
+        tipHeight: Int?,
+        context: Context
     ) -> [String: [Int]] {
-        let seen = Set(history.map(\.txid))
+        let mempool = dropCandidates(state, history: history).filter { txid in
+            if case .some(.some) = lookups[txid] { return false }
+            return true
+        }
+        let confirmed = confirmedCandidates(state, history: history, tipHeight: tipHeight, context: context)
+            .filter { txid in
+                if case .some(.none) = lookups[txid] { return true }
+                return false
+            }
         var questions: [String: Set<Int>] = [:]
-        for tx in state.txs.values where !seen.contains(tx.txid) {
-            if case .some(.some) = lookups[tx.txid] { continue }
-            guard let outpoints = tx.spends, rival(of: tx, in: history) == nil else { continue }
+        for txid in mempool + confirmed {
+            guard let tx = state.txs[txid], let outpoints = tx.spends, rival(of: tx, in: history) == nil else {
+                continue
+            }
             for outpoint in outpoints { questions[outpoint.txid, default: []].insert(outpoint.vout) }
         }
         return questions.mapValues { $0.sorted() }

@@ -246,7 +246,13 @@ struct WalletDriver: Sendable {
                     {
                         lookups[txid] = try await reader.lookUp(txid)
                     }
-                    spends = try await reader.spendAnswers(stored, history: history, lookups: lookups)
+                    spends = try await reader.spendAnswers(
+                        stored,
+                        history: history,
+                        lookups: lookups,
+                        tipHeight: round.tipHeight,
+                        context: reducerContext
+                    )
                 }
                 let observation = AddressReducer.Observation(
                     summary: summary,
