@@ -126,12 +126,37 @@ public struct BlockbookDecoder: Sendable {
             return sequence
         }
         let parents = light ? nil : try vin.map { try hash(try $0.required("txid").string(), at: $0) }
+        // `vout` is omitted when 0, as every empty field.
+        let outpoints = try parents.map { parents in
+            try zip(parents, vin).map { TxOutpoint(txid: $0, vout: try $1["vout"]?.int() ?? 0) }
+        }
         return TxFacts(
             feeSat: try node["fees"]?.int64(),
             vsize: try node["vsize"]?.int(),
             sequences: light ? nil : sequences,
-            parents: parents
+            parents: parents,
+            outpoints: outpoints
         )
+    }
+
+    /// Who spends outputs `outputs` of a transaction from `/api/v2/tx/<txid>?spending=true`: `spentTxId` names the
+    /// spender (servers with the extended index); `spent: true` without it says only that one exists; neither, that
+    /// none does. An index past the outputs is left out.
+    public func spends(_ node: ProviderHTTP.JSONNode, outputs: [Int]) throws -> [Int: OutputSpend] {
+        var byIndex: [Int: ProviderHTTP.JSONNode] = [:]
+        for (position, vout) in try node.required("vout").array().enumerated() {
+            byIndex[try vout["n"]?.int() ?? position] = vout
+        }
+        var result: [Int: OutputSpend] = [:]
+        for index in outputs {
+            guard let vout = byIndex[index] else { continue }
+            if let spender = vout["spentTxId"] {
+                result[index] = .spent(by: try hash(try spender.string(), at: spender))
+            } else {
+                result[index] = try vout["spent"]?.bool() == true ? .spent(by: nil) : .unspent
+            }
+        }
+        return result
     }
 
     /// An address summary from `details=tokens` (or any level); a field the body lacks is `nil`.

@@ -134,6 +134,25 @@ public struct BlockbookProvider: ChainProvider, PriceProvider {
         return transaction
     }
 
+    /// `/api/v2/tx/<txid>?spending=true`: one request for every output of `txid`; an unknown txid (replaced,
+    /// evicted or reorged away) answers ``OutputSpend/parentMissing``.
+    public func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend] {
+        let node: ProviderHTTP.JSONNode
+        do {
+            node = try await fetch(
+                "/api/v2/tx/\(ProviderHTTP.escape(txid))",
+                query: [("spending", "true")],
+                what: "the spenders of transaction \(txid)"
+            )
+        } catch ProviderError.notFound {
+            return Dictionary(outputs.map { ($0, OutputSpend.parentMissing) }) { first, _ in first }
+        }
+        guard try decoder.hash(try node.required("txid").string(), at: node) == txid.lowercased() else {
+            throw node.failure("asked for the spenders of transaction \(txid), got another transaction")
+        }
+        return try decoder.spends(node, outputs: outputs)
+    }
+
     public func quotes(for currencies: [String]) async throws -> [PriceQuote] {
         let node = try await fetch("/api/v2/tickers/", what: "tickers")
         return try decoder.quotes(node, currencies: currencies.map { $0.uppercased() })

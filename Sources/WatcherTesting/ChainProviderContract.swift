@@ -21,12 +21,14 @@ public enum ChainProviderContract {
     /// Builds the adapter under test for a base URL and a transport.
     public typealias Factory = @Sendable (_ baseURL: String, _ http: any HTTPFetching) throws -> any ChainProvider
 
-    /// Runs the whole contract: ``agreement(sourceLocation:make:)``, ``failures(sourceLocation:make:)`` and,
-    /// for providers with block pages, ``blockPaging(sourceLocation:make:)``.
+    /// Runs the whole contract: ``agreement(sourceLocation:make:)``, ``failures(sourceLocation:make:)``, for
+    /// providers with block pages ``blockPaging(sourceLocation:make:)``, and for providers that name spenders
+    /// ``spenders(sourceLocation:make:)``.
     public static func run(sourceLocation: SourceLocation = #_sourceLocation, make: @escaping Factory) async throws {
         try await agreement(sourceLocation: sourceLocation, make: make)
         try await failures(sourceLocation: sourceLocation, make: make)
         try await blockPaging(sourceLocation: sourceLocation, make: make)
+        try await spenders(sourceLocation: sourceLocation, make: make)
     }
 
     /// Answers agree with the simnet's truth: tip, blocks, block pages, address summaries and batches,

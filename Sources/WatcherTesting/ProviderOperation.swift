@@ -54,6 +54,13 @@ public struct ProviderOperation: Sendable {
         if capabilities.contains(.transaction) {
             operations.append(.init("transaction(\(txid.prefix(8))…)") { _ = try await provider.transaction(txid) })
         }
+        if capabilities.contains(.spenders) {
+            operations.append(
+                .init("spends(of: \(txid.prefix(8))…, outputs: [0])") {
+                    _ = try await provider.spends(of: txid, outputs: [0])
+                }
+            )
+        }
         return operations
     }
 

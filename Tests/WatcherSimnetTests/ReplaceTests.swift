@@ -84,4 +84,44 @@ struct ReplaceTests {
         _ = try model.mine(count: 1)
         #expect(model.truths().first { $0.address == Self.payee }?.confirmedBalanceSat ?? 0 == 0)
     }
+
+    @Test func payToKeepsThePaymentAndEvictFreesTheInputs() async throws {
+        try await Simnet.with(SimnetConfiguration(chain: Self.chain)) { simnet in
+            let old = try await simnet.pay(to: Self.payee, amountSat: 40_000)
+            let answer = try await SimnetHarness.post(
+                simnet,
+                "/control/replace",
+                json: #"{"txid": "\#(old)", "payTo": "\#(Self.payee)"}"#
+            )
+            #expect(answer.status == 200)
+            guard case .string(let new)? = try answer.json()["txid"] else { throw CancellationError() }
+            let model = await simnet.chain()
+            let replacement = try #require(model.transaction(new))
+            let before = try #require(model.transaction(new)?.inputs.map(\.prevout))
+            #expect(replacement.outputs.first { $0.address == Self.payee }?.value == 40_000)
+            #expect(replacement.outputs.count == 2)
+            let bad = try await SimnetHarness.post(
+                simnet,
+                "/control/replace",
+                json: #"{"txid": "\#(new)", "payTo": "nonsense"}"#
+            )
+            #expect(bad.status == 400)
+            #expect(bad.text.contains("invalid address nonsense"))
+
+            let evicted = try await SimnetHarness.post(simnet, "/control/evict", json: #"{"txid": "\#(new)"}"#)
+            #expect(evicted.status == 200)
+            #expect(try evicted.json()["evicted"] == .array([.string(new)]))
+            let after = await simnet.chain()
+            #expect(after.transaction(new) == nil)
+            #expect(!after.mempool.contains(new))
+            for outpoint in before { #expect(after.spender(of: outpoint) == nil) }
+            let gone = try await SimnetHarness.get(simnet, "/api/v2/tx/\(new)")
+            #expect(gone.status == 400)
+            let again = try await SimnetHarness.post(simnet, "/control/evict", json: #"{"txid": "\#(new)"}"#)
+            #expect(again.status == 400)
+            #expect(again.text.contains("not in the mempool"))
+            let method = try await SimnetHarness.get(simnet, "/control/evict")
+            #expect(method.status == 405)
+        }
+    }
 }

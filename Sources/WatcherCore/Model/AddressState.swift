@@ -14,14 +14,25 @@ public struct AddressState: Sendable, Hashable, Codable {
         public var deltaSat: Int64
         /// Confirmation thresholds already announced.
         public var announced: [Int]
+        /// The outputs its inputs spend, where the provider gave them (``TxFacts/outpoints``): kept until the
+        /// transaction is settled, to find what replaced it if it vanishes. Absent from records stored before.
+        public var spends: [TxOutpoint]?
 
         /// Creates a tracked transaction.
-        public init(txid: String, blockHeight: Int?, blockHash: String?, deltaSat: Int64, announced: [Int] = []) {
+        public init(
+            txid: String,
+            blockHeight: Int?,
+            blockHash: String?,
+            deltaSat: Int64,
+            announced: [Int] = [],
+            spends: [TxOutpoint]? = nil
+        ) {
             self.txid = txid
             self.blockHeight = blockHeight
             self.blockHash = blockHash
             self.deltaSat = deltaSat
             self.announced = announced
+            self.spends = spends
         }
     }
 

@@ -26,12 +26,17 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// `getrawtransaction`), so mempool payments to scanned addresses and wallets are found without a request per
     /// address.
     public static let mempool = ChainCapabilities(rawValue: 1 << 9)
+    /// Who spends the outputs of a transaction (``ChainProvider/spends(of:outputs:)``): Blockbook's
+    /// `?spending=true`, Core's `gettxspendingprevout`, Esplora's `outspends`. It names the replacement of a followed
+    /// mempool transaction that vanished.
+    public static let spenders = ChainCapabilities(rawValue: 1 << 10)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
         ("status", .status), ("walletSummary", .walletSummary), ("mempool", .mempool),
+        ("spenders", .spenders),
     ]
 
     /// The capability names this set holds.
@@ -90,6 +95,10 @@ public protocol ChainProvider: Sendable {
     var mempoolBatch: Int { get }
     /// HTTP requests one ``mempoolTransactions(_:)`` call makes at most, so the rate limiter counts them all.
     var requestsPerMempoolRead: Int { get }
+    /// Who spends the outputs `outputs` (indexes) of transaction `txid`, in one request where the provider can. An
+    /// output the provider cannot tell about is left out; a `txid` it does not know answers
+    /// ``OutputSpend/parentMissing`` for each output (not ``ProviderError/notFound(provider:what:)``).
+    func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend]
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }
@@ -141,6 +150,9 @@ extension ChainProvider {
     public var mempoolBatch: Int { 50 }
 
     public var requestsPerMempoolRead: Int { 1 }
+    public func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend] {
+        throw ProviderError.unsupported(provider: id, operation: "spends")
+    }
 }
 
 /// A source of BTC prices in fiat currencies.

@@ -14,6 +14,9 @@ public struct TxFacts: Sendable, Hashable, Codable {
     public var sequences: [UInt32]?
     /// The txid each input spends from, in input order; `nil` when the provider does not give them.
     public var parents: [String]?
+    /// The output each input spends, in input order; `nil` when the provider does not give them. The engine keeps
+    /// them while the transaction is followed, to find what replaced it if it vanishes.
+    public var outpoints: [TxOutpoint]?
     /// How many inputs spend outputs of unconfirmed transactions, once known.
     public var unconfirmedInputs: Int?
 
@@ -23,12 +26,14 @@ public struct TxFacts: Sendable, Hashable, Codable {
         vsize: Int? = nil,
         sequences: [UInt32]? = nil,
         parents: [String]? = nil,
+        outpoints: [TxOutpoint]? = nil,
         unconfirmedInputs: Int? = nil
     ) {
         self.feeSat = feeSat
         self.vsize = vsize
         self.sequences = sequences
         self.parents = parents
+        self.outpoints = outpoints
         self.unconfirmedInputs = unconfirmedInputs
     }
 

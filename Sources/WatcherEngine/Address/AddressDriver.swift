@@ -165,6 +165,7 @@ struct AddressDriver: Sendable {
         if let fetched = history { history = try await withUnconfirmedInputs(fetched, stored: stored) }
         var lookups: [String: ChainTransaction?] = [:]
         var replacedBlocks: Set<String> = []
+        var spends: [TxOutpoint: OutputSpend] = [:]
         if let history, complete, let stored {
             for txid in AddressReducer.dropCandidates(stored, history: history).prefix(Self.maxLookups) {
                 lookups[txid] = try await lookUp(txid)
@@ -182,6 +183,13 @@ struct AddressDriver: Sendable {
                 guard let tx = stored.txs[txid], let height = tx.blockHeight, let hash = tx.blockHash else { continue }
                 if try await blockReplaced(height: height, hash: hash) { replacedBlocks.insert(hash) }
             }
+            spends = try await spendAnswers(
+                stored,
+                history: history,
+                lookups: lookups,
+                tipHeight: tipHeight,
+                context: reducerContext
+            )
         }
         var trust: VerifiedHistory?
         if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
@@ -204,7 +212,8 @@ struct AddressDriver: Sendable {
             complete: complete,
             tipHeight: tipHeight,
             lookups: lookups,
-            replacedBlocks: replacedBlocks
+            replacedBlocks: replacedBlocks,
+            spends: spends
         )
         let logger = context.logger
         let checked = trust

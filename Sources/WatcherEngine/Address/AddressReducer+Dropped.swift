@@ -15,7 +15,7 @@ extension AddressReducer {
             state.summary = summary
         }
         state.updatedAt = context.now
-        var events = [replaced(tx, balance: state.summary?.balanceSat, context: context)]
+        var events = [replaced(tx, .unknown, balance: state.summary?.balanceSat, context: context)]
         events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }

@@ -132,12 +132,13 @@ extension AddressReducer {
         )
     }
 
-    static func replaced(_ tx: AddressState.TrackedTx, balance: Int64?, context: Context) -> NewEvent {
+    static func replaced(_ tx: AddressState.TrackedTx, _ replacement: Replacement, balance: Int64?, context: Context)
+        -> NewEvent
+    {
         event(
             "address.tx.replaced",
             [tx.txid],
-            txData(tx, confirmations: 0, balance: balance, context: context)
-                + [.init("reason", .string("dropped from the mempool"))],
+            txData(tx, confirmations: 0, balance: balance, context: context) + replacementData(replacement),
             context: context
         )
     }

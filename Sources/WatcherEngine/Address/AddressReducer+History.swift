@@ -97,7 +97,10 @@ extension AddressReducer {
                 events += confirm(tx, in: found, height: height, state: &state, observation, context)
             case .some(.none), .none:
                 state.txs[txid] = nil
-                events.append(replaced(tx, balance: observation.summary.balanceSat, context: context))
+                let replacement = replacement(of: tx, history: history, spends: observation.spends)
+                events.append(
+                    replaced(tx, replacement, balance: observation.summary.balanceSat, context: context)
+                )
             }
         }
         return events
@@ -124,7 +127,8 @@ extension AddressReducer {
             if case .some(.some(let found)) = lookup {
                 if found.blockHeight == height, found.blockHash == nil || found.blockHash == tx.blockHash { continue }
                 events.append(reverted(tx, balance: balance, context: context))
-                let back = AddressState.TrackedTx(txid: txid, blockHeight: nil, blockHash: nil, deltaSat: tx.deltaSat)
+                var back = AddressState.TrackedTx(txid: txid, blockHeight: nil, blockHash: nil, deltaSat: tx.deltaSat)
+                back.spends = tx.spends
                 state.txs[txid] = back
                 if let newHeight = found.blockHeight {
                     events += confirm(back, in: found, height: newHeight, state: &state, observation, context)
@@ -135,13 +139,15 @@ extension AddressReducer {
             events.append(reverted(tx, balance: balance, context: context))
             if case .some(.none) = lookup {
                 state.txs[txid] = nil
-                events.append(replaced(tx, balance: balance, context: context))
+                let replacement = replacement(of: tx, history: history, spends: observation.spends)
+                events.append(replaced(tx, replacement, balance: balance, context: context))
             } else {
                 state.txs[txid] = AddressState.TrackedTx(
                     txid: txid,
                     blockHeight: nil,
                     blockHash: nil,
-                    deltaSat: tx.deltaSat
+                    deltaSat: tx.deltaSat,
+                    spends: tx.spends
                 )
             }
         }

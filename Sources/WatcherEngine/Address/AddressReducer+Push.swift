@@ -17,7 +17,13 @@ extension AddressReducer {
         guard state.txs[txid] == nil else { return (state, []) }
         let before = state
         var state = state
-        let tx = AddressState.TrackedTx(txid: txid, blockHeight: nil, blockHash: nil, deltaSat: deltaSat)
+        let tx = AddressState.TrackedTx(
+            txid: txid,
+            blockHeight: nil,
+            blockHash: nil,
+            deltaSat: deltaSat,
+            spends: facts?.outpoints
+        )
         state.txs[txid] = tx
         if var summary = state.summary {
             summary.unconfirmedBalanceSat = summary.unconfirmedBalanceSat.map { $0 + deltaSat }

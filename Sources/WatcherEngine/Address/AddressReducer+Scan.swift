@@ -37,7 +37,8 @@ extension AddressReducer {
                 txid: item.txid,
                 blockHeight: block.height,
                 blockHash: block.hash,
-                deltaSat: item.deltaSat
+                deltaSat: item.deltaSat,
+                spends: known?.spends
             )
             state.txs[item.txid] = tx
             if var summary = state.summary {

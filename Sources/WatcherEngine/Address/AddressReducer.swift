@@ -63,6 +63,9 @@ public enum AddressReducer {
         /// transactions missing from a complete history): proof that such a transaction's block was replaced,
         /// not that the provider lags.
         public var replacedBlocks: Set<String>
+        /// Who spends the outputs that vanished transactions spent, as the providers answered
+        /// (``AddressReducer/spendQuestions(_:history:lookups:)``): what names a replacement and its reason.
+        public var spends: [TxOutpoint: OutputSpend]
 
         /// Creates an observation.
         public init(
@@ -71,7 +74,8 @@ public enum AddressReducer {
             complete: Bool,
             tipHeight: Int?,
             lookups: [String: ChainTransaction?] = [:],
-            replacedBlocks: Set<String> = []
+            replacedBlocks: Set<String> = [],
+            spends: [TxOutpoint: OutputSpend] = [:]
         ) {
             self.summary = summary
             self.history = history
@@ -79,6 +83,7 @@ public enum AddressReducer {
             self.tipHeight = tipHeight
             self.lookups = lookups
             self.replacedBlocks = replacedBlocks
+            self.spends = spends
         }
     }
 
@@ -147,19 +152,24 @@ public enum AddressReducer {
                         txid: item.txid,
                         blockHeight: nil,
                         blockHash: nil,
-                        deltaSat: item.deltaSat
+                        deltaSat: item.deltaSat,
+                        spends: item.facts?.outpoints ?? known.spends
                     )
                 } else if known == nil {
                     let tx = AddressState.TrackedTx(
                         txid: item.txid,
                         blockHeight: nil,
                         blockHash: nil,
-                        deltaSat: item.deltaSat
+                        deltaSat: item.deltaSat,
+                        spends: item.facts?.outpoints
                     )
                     state.txs[item.txid] = tx
                     events.append(
                         unconfirmed(tx, facts: item.facts, balance: observation.summary.balanceSat, context: context)
                     )
+                } else if known?.spends == nil, let outpoints = item.facts?.outpoints {
+                    // Known from a push, which names no inputs: the history does.
+                    state.txs[item.txid]?.spends = outpoints
                 }
                 continue
             }
@@ -168,6 +178,7 @@ public enum AddressReducer {
             {
                 state.txs[item.txid]?.blockHash = known.blockHash ?? hash
                 state.txs[item.txid]?.deltaSat = item.deltaSat
+                if known.spends == nil { state.txs[item.txid]?.spends = item.facts?.outpoints }
                 continue
             }
             if let known, known.blockHeight != nil {
@@ -178,7 +189,8 @@ public enum AddressReducer {
                 txid: item.txid,
                 blockHeight: height,
                 blockHash: hash,
-                deltaSat: item.deltaSat
+                deltaSat: item.deltaSat,
+                spends: item.facts?.outpoints ?? known?.spends
             )
             if baseline, height < since {
                 tx.announced = context.entry.thresholds
@@ -230,7 +242,8 @@ public enum AddressReducer {
                 txid: txid,
                 blockHeight: nil,
                 blockHash: nil,
-                deltaSat: tx.deltaSat
+                deltaSat: tx.deltaSat,
+                spends: tx.spends
             )
         }
         if !events.isEmpty {
@@ -269,6 +282,7 @@ public enum AddressReducer {
 
     /// Forgets the oldest settled transactions beyond ``keptTransactions``.
     static func prune(_ state: inout AddressState, tipHeight: Int?, context: Context) {
+        forgetSettledSpends(&state, tipHeight: tipHeight, context: context)
         guard state.txs.count > keptTransactions else { return }
         let settled = state.txs.values.filter { isSettled($0, tipHeight: tipHeight, context: context) }
         let excess = state.txs.count - keptTransactions

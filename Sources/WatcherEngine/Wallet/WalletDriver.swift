@@ -255,12 +255,20 @@ struct WalletDriver: Sendable {
                     )
                 }
                 var lookups: [String: ChainTransaction?] = [:]
+                var spends: [TxOutpoint: OutputSpend] = [:]
                 if let history, complete, let stored {
                     for txid in AddressReducer.dropCandidates(stored, history: history)
                         .prefix(AddressDriver.maxLookups)
                     {
                         lookups[txid] = try await reader.lookUp(txid)
                     }
+                    spends = try await reader.spendAnswers(
+                        stored,
+                        history: history,
+                        lookups: lookups,
+                        tipHeight: round.tipHeight,
+                        context: reducerContext
+                    )
                 }
                 var trust: VerifiedHistory?
                 if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
@@ -284,7 +292,8 @@ struct WalletDriver: Sendable {
                     history: history,
                     complete: complete,
                     tipHeight: round.tipHeight,
-                    lookups: lookups
+                    lookups: lookups,
+                    spends: spends
                 )
                 results.withLock {
                     $0[target.address] = Observed(target: target, observation: observation, trust: trust)

@@ -16,7 +16,11 @@ struct ControlRouter: Sendable {
         var rbf: Bool?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
-    private struct ReplaceRequest: Decodable { var txid: String }
+    private struct ReplaceRequest: Decodable {
+        var txid: String
+        var payTo: String?
+    }
+    private struct EvictRequest: Decodable { var txid: String }
     private struct NodeRequest: Decodable {
         var warmup: Bool?
         var warmupMessage: String?
@@ -49,8 +53,12 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/tx"): return try pay(body)
             case ("POST", "/control/reorg"): return try reorg(body)
             case ("POST", "/control/replace"):
-                let tx = try engine.replace(decode(ReplaceRequest.self, body).txid)
+                let request = try decode(ReplaceRequest.self, body)
+                let tx = try engine.replace(request.txid, payTo: try request.payTo.map(Self.address))
                 return .json(.object([.init("txid", .string(tx.txid))]))
+            case ("POST", "/control/evict"):
+                let gone = try engine.evict(decode(EvictRequest.self, body).txid)
+                return .json(.object([.init("evicted", .array(gone.map { .string($0) }))]))
             case ("POST", "/control/price"): return try setPrices(body)
             case ("GET", "/control/price"): return prices(engine.snapshot().prices)
             case ("POST", "/control/ratelimit"): return try rateLimit(body)
@@ -66,6 +74,7 @@ struct ControlRouter: Sendable {
             case ("GET", "/control/zmq"): return zmq()
             case ("POST", "/control/zmq"): return try zmq(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
+                (_, "/control/replace"), (_, "/control/evict"),
                 (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
                 (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"), (_, "/control/zmq"):
                 return Self.error("method \(method) not allowed", status: 405)
@@ -98,15 +107,17 @@ struct ControlRouter: Sendable {
         return .json(.object([.init("blocks", .array(blocks.map(Self.ref)))]))
     }
 
+    static func address(_ text: String) throws -> SimAddress {
+        do {
+            return try SimAddressParser.decode(text)
+        } catch {
+            throw BadRequest(message: "invalid address \(text): \(error)")
+        }
+    }
+
     private func pay(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(TxRequest.self, body)
-        func parse(_ text: String) throws -> SimAddress {
-            do {
-                return try SimAddressParser.decode(text)
-            } catch {
-                throw BadRequest(message: "invalid address \(text): \(error)")
-            }
-        }
+        let parse = Self.address
         let address = try parse(request.to)
         let from = try request.from.map(parse)
         let change = try request.change.map(parse)

@@ -63,10 +63,32 @@ extension Simnet {
     /// outside address. The replaced transaction and its mempool descendants are gone.
     /// - Returns: the replacement's txid.
     /// - Throws: ``Failure/chain(_:)`` when `txid` is not in the mempool.
+    /// - Parameter payTo: the address the replacement pays (default: a fresh outside address).
     @discardableResult
-    public func replace(_ txid: String) async throws -> String {
+    public func replace(_ txid: String, payTo: String? = nil) async throws -> String {
+        var target: SimAddress?
+        if let payTo {
+            do {
+                target = try SimAddressParser.decode(payTo)
+            } catch {
+                throw Failure.invalidAddress(payTo, error)
+            }
+        }
         do {
-            return try engine.replace(txid).txid
+            return try engine.replace(txid, payTo: target).txid
+        } catch {
+            throw Failure.chain(error)
+        }
+    }
+
+    /// Drops a mempool transaction and its mempool descendants (`POST /control/evict`), as a node's mempool drops
+    /// what expired or no longer fits; the outputs it spent are unspent again.
+    /// - Returns: the txids dropped, `txid` first.
+    /// - Throws: ``Failure/chain(_:)`` when `txid` is not in the mempool.
+    @discardableResult
+    public func evict(_ txid: String) async throws -> [String] {
+        do {
+            return try engine.evict(txid)
         } catch {
             throw Failure.chain(error)
         }

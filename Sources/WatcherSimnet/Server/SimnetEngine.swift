@@ -117,9 +117,9 @@ final class SimnetEngine: Sendable {
         }
     }
 
-    func replace(_ txid: String) throws(ChainModel.Failure) -> SimTransaction {
+    func replace(_ txid: String, payTo: SimAddress? = nil) throws(ChainModel.Failure) -> SimTransaction {
         let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
-            let tx = try world.chain.replace(txid)
+            let tx = try world.chain.replace(txid, payTo: payTo)
             let sequence = UInt64(max(0, world.chain.mempoolSequence))
             zmq.publish([
                 .mempoolRemoved(txid: txid, mempoolSequence: sequence),
@@ -129,6 +129,16 @@ final class SimnetEngine: Sendable {
         }
         hub.publish(transactions: pushed)
         return tx
+    }
+
+    /// Drops a mempool transaction and its descendants (`POST /control/evict`).
+    func evict(_ txid: String) throws(ChainModel.Failure) -> [String] {
+        try world.withLock { world throws(ChainModel.Failure) in
+            let gone = try world.chain.evictFromMempool(txid)
+            let sequence = UInt64(max(0, world.chain.mempoolSequence))
+            zmq.publish(gone.map { .mempoolRemoved(txid: $0, mempoolSequence: sequence) })
+            return gone
+        }
     }
 
     func setPrices(_ prices: [PriceCurrency: Decimal]) -> [PriceCurrency: Decimal] {
