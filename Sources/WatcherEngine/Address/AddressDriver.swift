@@ -163,6 +163,7 @@ struct AddressDriver: Sendable {
             (history, complete, source) = try await fetchSourcedHistory(entry.address, limit: limit, after: after)
         }
         if let fetched = history { history = try await withUnconfirmedInputs(fetched, stored: stored) }
+        let summary = try await settledSummary(summary, of: entry.address, history: history, stored: stored)
         var lookups: [String: ChainTransaction?] = [:]
         var replacedBlocks: Set<String> = []
         var spends: [TxOutpoint: OutputSpend] = [:]

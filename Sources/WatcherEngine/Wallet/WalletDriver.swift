@@ -254,6 +254,12 @@ struct WalletDriver: Sendable {
                         after: after
                     )
                 }
+                let settled = try await reader.settledSummary(
+                    summary,
+                    of: target.address,
+                    history: history,
+                    stored: stored
+                )
                 var lookups: [String: ChainTransaction?] = [:]
                 var spends: [TxOutpoint: OutputSpend] = [:]
                 if let history, complete, let stored {
@@ -288,7 +294,7 @@ struct WalletDriver: Sendable {
                     (history, lookups, trust) = (verified.history, verified.lookups, verified)
                 }
                 let observation = AddressReducer.Observation(
-                    summary: summary,
+                    summary: settled,
                     history: history,
                     complete: complete,
                     tipHeight: round.tipHeight,
