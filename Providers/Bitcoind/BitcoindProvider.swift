@@ -16,7 +16,7 @@ public enum BitcoindAuth: Sendable {
 ///
 /// Calls: `getblockchaininfo` (tip, health, with `getnetworkinfo` in the same batch for health), `getblockhash`,
 /// `getblockheader`, `getblock <hash> 3` (or `0` without prevouts), `getrawtransaction <txid> 2 [blockhash]`,
-/// `getrawmempool`. With `rest`, headers, hashes by height and blocks come from `/rest/headers/<hash>.json`,
+/// `getrawmempool`, and `scantxoutset` for starting balances. With `rest`, headers, hashes by height and blocks come from `/rest/headers/<hash>.json`,
 /// `/rest/blockhashbyheight/<h>.hex` and `/rest/block/<hash>.json|.hex`. There is no address index in Core, so it
 /// serves no address summaries or histories: address and wallet watches scan its blocks.
 public struct BitcoindProvider: ChainProvider {
@@ -32,6 +32,8 @@ public struct BitcoindProvider: ChainProvider {
     let configuredChain: String
     let rest: Bool
     let prevouts: Bool
+    /// The budget of one `scantxoutset` (``unspentBalances(_:)``), instead of the `timeout` option.
+    var scanTimeout: Duration = .seconds(1200)
     let cache = BitcoindCache()
     /// The ZMQ hint (option `zmq`), `nil` when off.
     public var zmq: BitcoindZMQ?

@@ -73,8 +73,10 @@ extension Engine {
             let book = self.book(chain)
             var driver = AddressDriver(chain: chain, providers: job.providers, context: context)
             if strategy == .scan, !canFill(job.providers) {
-                // A node has no address index: payments come with the blocks, balances before the watch are unknown.
-                return {}
+                // A node has no address index: payments come with the blocks; the starting balances come from its
+                // UTXO set once (where it can scan it), the history before the watch is unknown.
+                let starting = StartingBalances(chain: chain, providers: job.providers, context: context)
+                return { try await starting.fill(try book().watch(watch)) }
             }
             if strategy == .scan {
                 // Scanned with each block; this job only fills balances never known, at low priority.

@@ -201,6 +201,12 @@ extension JobPlanner {
     /// What a scanned watch on a provider without an address index cannot know, for `watcher check`.
     func noIndexText(_ watch: WatchConfig) -> String? {
         guard !canPoll(watch) else { return nil }
+        let first = watch.providers.first ?? "?"
+        if watch.kind == .address, watch.providers.first.map({ has($0, .utxoScan) }) == true {
+            return "starting balances read once from \(first)'s UTXO set (scantxoutset, one long request apart "
+                + "from the others); the history before the watch started is not known (no events for it, no totals "
+                + "or transaction counts), payments from its start are"
+        }
         return "no balance fill: \(watch.providers.first ?? "?") has no address index, so payments before the watch "
             + "started and the starting balances are not known (payments from its start are)"
     }

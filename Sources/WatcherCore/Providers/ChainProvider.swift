@@ -22,12 +22,16 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// A whole wallet (an extended key or output descriptor) in one request: used addresses with their paths and
     /// the transactions (Blockbook's `/api/v2/xpub`); the `xpub` strategy of wallet watches.
     public static let walletSummary = ChainCapabilities(rawValue: 1 << 8)
+    /// The confirmed balances of many addresses read from the UTXO set at the tip (a node's `scantxoutset`): the
+    /// starting balances of scanned watches on a provider without an address index.
+    public static let utxoScan = ChainCapabilities(rawValue: 1 << 12)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
         ("status", .status), ("walletSummary", .walletSummary),
+        ("utxoScan", .utxoScan),
     ]
 
     /// The capability names this set holds.
@@ -77,6 +81,9 @@ public protocol ChainProvider: Sendable {
     /// takes it (an output descriptor or a bare extended key), derived up to the last used address plus `gap` on
     /// each branch.
     func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary
+    /// The confirmed balances of `addresses` from the UTXO set, with the block it was read at (``ChainCapabilities/utxoScan``;
+    /// default: unsupported). One long request for all of them.
+    func unspentBalances(_ addresses: [String]) async throws -> UTXOBalances
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }
