@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
 import WatcherSimnet
@@ -77,6 +78,46 @@ struct NodeStartingBalanceTests {
                 // Known now: no second scan.
                 #expect(await simnet.stats().families[.bitcoind]?.endpoints["scantxoutset"] == 1)
                 try NodeWatchShapeTests.expectNoSecret(store, data)
+            }
+        }
+    }
+
+    @Test func aWalletFundedBeforeTheWatchStartsHasItsBalanceAndItsWindowGrows() async throws {
+        try await Harness.withData(NodeWatchShapeTests.quiet) { simnet, client, data in
+            // Index 1 is in the first window (gap 3: 0...2); index 4 only once index 1 counts as used.
+            let one = try WalletTests.address(.receive, 1)
+            let four = try WalletTests.address(.receive, 4)
+            _ = try await simnet.pay(to: one, amountSat: 40_000)
+            _ = try await simnet.pay(to: four, amountSat: 25_000)
+            _ = try await simnet.mine(count: 1)
+            let config = try NodeWatchShapeTests.config(
+                simnet,
+                data,
+                watches: """
+                    [{"id": "shop", "type": "wallet", "providers": ["node"], "every": "1s", "strategy": "scan",
+                      "descriptor": "\(WalletTests.descriptor)", "gap": \(WalletTests.gap)}]
+                    """
+            )
+            try await EngineIntegrationTests.running(config, client: client) { store in
+                try await eventually(timeout: .seconds(60), "both starting balances in the wallet's") {
+                    try WalletTests.state(store)?.balanceSat == 65_000
+                }
+                #expect(try WalletTests.state(store)?.receive.derivedUpTo ?? 0 >= 4 + WalletTests.gap)
+                let early = try WatchShapeTests.events(store).filter {
+                    ["wallet.balance.changed", "address.tx.confirmed"].contains($0["type"]?.stringValue ?? "")
+                }
+                #expect(early.isEmpty, "\(early)")
+
+                let two = try WalletTests.address(.receive, 2)
+                let txid = try await simnet.pay(to: two, amountSat: 10_000)
+                _ = try await simnet.mine(count: 1)
+                let changed = try await WatchShapeTests.event(
+                    store,
+                    "wallet.balance.changed",
+                    timeout: .seconds(60),
+                    where: { $0["txid"] == .string(txid) && $0["state"] == .string("confirmed") }
+                )
+                #expect(changed["data"]?["balanceSat"] == .number("75000"), "\(changed)")
             }
         }
     }

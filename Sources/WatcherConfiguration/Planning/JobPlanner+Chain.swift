@@ -202,7 +202,7 @@ extension JobPlanner {
     func noIndexText(_ watch: WatchConfig) -> String? {
         guard !canPoll(watch) else { return nil }
         let first = watch.providers.first ?? "?"
-        if watch.kind == .address, watch.providers.first.map({ has($0, .utxoScan) }) == true {
+        if watch.providers.first.map({ has($0, .utxoScan) }) == true {
             return "starting balances read once from \(first)'s UTXO set (scantxoutset, one long request apart "
                 + "from the others); the history before the watch started is not known (no events for it, no totals "
                 + "or transaction counts), payments from its start are"
