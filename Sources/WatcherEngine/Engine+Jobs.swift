@@ -170,6 +170,15 @@ extension Engine {
     func accountsRunner(chain: String, providers: [String], refresh: Duration) -> @Sendable () async throws -> Void {
         let context = self.context
         let book = self.book(chain)
+        if !canFill(providers) {
+            // A node: payments come with each scanned block, starting balances from its UTXO set.
+            let starting = StartingBalances(chain: chain, providers: providers, context: context)
+            return {
+                let accounts = try book().watch(AddressBook.accountsWatch)
+                guard !accounts.entries.isEmpty else { return }
+                try await starting.fill(accounts)
+            }
+        }
         let driver = AddressDriver(chain: chain, providers: providers, context: context)
         let wakeup = scansAccounts(chain) ? nil : wakeups[chain]
         let last = Mutex<(refresh: Duration?, generation: UInt64)>((nil, wakeup?.generation ?? 0))

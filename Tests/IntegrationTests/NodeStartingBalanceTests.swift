@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherBitcoin
 import WatcherCore
+import WatcherEngine
 import WatcherJSON
 import WatcherSimnet
 import WatcherStorage
@@ -118,6 +119,30 @@ struct NodeStartingBalanceTests {
                     where: { $0["txid"] == .string(txid) && $0["state"] == .string("confirmed") }
                 )
                 #expect(changed["data"]?["balanceSat"] == .number("75000"), "\(changed)")
+            }
+        }
+    }
+
+    @Test func aCLIAccountOnANodeHasItsStartingBalance() async throws {
+        try await Harness.withData(NodeWatchShapeTests.quiet) { simnet, client, data in
+            let funded = try #require(await simnet.addresses().first { $0.funded && $0.confirmedBalanceSat > 0 })
+            let config = try NodeWatchShapeTests.config(
+                simnet,
+                data,
+                watches: #"[{"id": "tip", "type": "blocks", "providers": ["node"], "every": "1s"}]"#
+            )
+            let store = try Store(path: data)
+            try await store.write {
+                try $0.putAccount(Account(chain: "btc", address: funded.address, label: "shop", addedAt: Date()))
+            }
+            await store.close()
+            let settings = Engine.Settings(accountsInterval: .seconds(1))
+            try await EngineIntegrationTests.running(config, client: client, settings: settings) { store in
+                try await eventually(timeout: .seconds(60), "the account's starting balance stored") {
+                    try store.read { try $0.addressState(chain: "btc", address: funded.address) }?.summary?.balanceSat
+                        == funded.confirmedBalanceSat
+                }
+                #expect(await simnet.stats().families[.bitcoind]?.endpoints["scantxoutset"] == 1)
             }
         }
     }
