@@ -99,4 +99,16 @@ struct NodeChainMismatchTests {
             #expect(good.stdout.contains("node: healthy on chain btc, best height"), "\(good.stdout)")
         }
     }
+
+    @Test func probeExits2WithTheSameWords() async throws {
+        try await Self.withNode(claiming: "test") { _, config in
+            let probe = try await WatcherProcess.run(
+                ["probe", "--config", config, "node", "tip"],
+                environment: Self.environment
+            )
+            #expect(probe.status == 2, "\(probe.stderr)")
+            #expect(probe.stderr.contains("error: " + Self.expected), "\(probe.stderr)")
+            #expect(!probe.stderr.contains("provider node: provider node"), "\(probe.stderr)")
+        }
+    }
 }
