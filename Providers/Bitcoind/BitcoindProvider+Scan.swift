@@ -8,7 +8,8 @@ extension BitcoindProvider {
     /// The confirmed balances of `addresses` at the node's tip: one `scantxoutset start [{"desc": "addr(…)"}, …]`
     /// for all of them (Core reads its whole UTXO set once per scan, whatever the number of descriptors), with the
     /// ``scanTimeout`` budget instead of `timeout`. Outputs are matched to addresses by their script bytes.
-    /// Core runs one scan at a time: "Scan already in progress" is `unavailable`, to be tried again later.
+    /// Core runs one scan at a time: this provider's scans wait their turn (``BitcoindScanGate``), and "Scan already
+    /// in progress" (a scan someone else started) is `unavailable`, to be tried again later.
     public func unspentBalances(_ addresses: [String]) async throws -> UTXOBalances {
         var scripts: [String: String] = [:]
         for address in addresses {
@@ -20,13 +21,11 @@ extension BitcoindProvider {
         let what = "UTXO scan of \(addresses.count) address(es)"
         let objects: [JSONValue] = addresses.map { .object([.init("desc", .string("addr(\($0))"))]) }
         let node: ProviderHTTP.JSONNode
-        switch try await rpc.attempt(
-            "scantxoutset",
-            [.string("start"), .array(objects)],
-            what: what,
-            budget: scanTimeout
-        )
-        {
+        let (rpc, budget) = (self.rpc, scanTimeout)
+        let reply = try await scanGate.run {
+            try await rpc.attempt("scantxoutset", [.string("start"), .array(objects)], what: what, budget: budget)
+        }
+        switch reply {
         case .success(let result): node = result
         case .failure(let failure) where failure.message.contains("in progress"):
             throw ProviderError.unavailable(provider: id, status: nil, detail: "a UTXO scan is already running")

@@ -34,6 +34,8 @@ public struct BitcoindProvider: ChainProvider {
     let prevouts: Bool
     /// The budget of one `scantxoutset` (``unspentBalances(_:)``), instead of the `timeout` option.
     var scanTimeout: Duration = .seconds(1200)
+    /// One scan at a time (shared by the copies of this provider).
+    let scanGate = BitcoindScanGate()
     let cache = BitcoindCache()
     /// The ZMQ hint (option `zmq`), `nil` when off.
     public var zmq: BitcoindZMQ?
