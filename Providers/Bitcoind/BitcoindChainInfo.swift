@@ -58,7 +58,7 @@ struct BitcoindChainInfo: Sendable, Equatable {
         return ProviderHealth(isHealthy: true, bestHeight: blocks)
     }
 
-    /// The words of a chain mismatch, the same in health, `check` and `run`.
+    /// The words of a chain mismatch as a health reason (the provider throws ``ChainMismatch`` before it gets here).
     static func mismatch(node: String, expected: String) -> String {
         "chain mismatch: the node runs \"\(node)\" but the provider's chain wants \"\(expected)\""
     }

@@ -20,8 +20,8 @@ struct BitcoindDecoder: Sendable {
             time: Date(timeIntervalSince1970: TimeInterval(try node.required("time").int64())),
             merkleRoot: try hash(node.required("merkleroot")),
             nonce: try nonce(node.required("nonce")),
-            // `nTx` since Core 0.17; older nodes do not say.
-            txCount: try node["nTx"]?.int() ?? 0,
+            // `nTx` since Core 0.17; older nodes do not say (a `getblock` body lists its `tx`).
+            txCount: try node["nTx"]?.int() ?? node["tx"]?.array().count ?? 0,
             previousHash: try node["previousblockhash"].map(hash)
         )
     }

@@ -24,6 +24,8 @@ public enum BitcoindPlugin: ProviderPlugin {
         /// Where the node publishes ZMQ `hashblock`/`sequence` (`tcp://host:port`), `auto` to ask the node
         /// (`getzmqnotifications`), `nil` for no ZMQ.
         public var zmq: String?
+        /// The budget of one `scantxoutset` (starting balances).
+        public var scanTimeout: Duration
 
         /// The ZMQ hint runs as the chain's push job but follows no addresses.
         public var pushAddresses: Int? { zmq == nil ? nil : 0 }
@@ -53,6 +55,13 @@ public enum BitcoindPlugin: ProviderPlugin {
                     + "of the bytes), which show payments only."
             )
             http = HTTPOptions(from: reader, timeout: .seconds(30), maxBodyBytes: 64 << 20)
+            scanTimeout = reader.duration(
+                "scanTimeout",
+                default: .seconds(1200),
+                doc: "The budget of the one scantxoutset that reads the starting balances of a watch's addresses "
+                    + "(minutes on mainnet: Core reads its whole UTXO set); it runs apart from the 4 requests in "
+                    + "flight, one scan at a time."
+            )
             zmq = reader.string(
                 "zmq",
                 doc: "A hint for new blocks: the node's ZMQ endpoint (zmqpubhashblock/zmqpubsequence), e.g. "
@@ -101,7 +110,7 @@ public enum BitcoindPlugin: ProviderPlugin {
         type: "bitcoind",
         summary: "Your own Bitcoin Core node over JSON-RPC (and REST): tip, blocks, block scans, transactions; "
             + "no address index, so address and wallet watches scan its blocks.",
-        chain: [.status, .tip, .block, .blockTransactions, .transaction, .mempool, .spenders],
+        chain: [.status, .tip, .block, .blockTransactions, .transaction, .mempool, .spenders, .utxoScan],
         // A local node has no request budget; a concurrency cap keeps well under its RPC threads and work queue.
         defaultRateLimit: RateLimit(requests: 0, per: .seconds(1), concurrency: 4)
     )
@@ -119,6 +128,7 @@ public enum BitcoindPlugin: ProviderPlugin {
             rest: options.rest,
             prevouts: options.prevouts
         )
+        provider.scanTimeout = options.scanTimeout
         if let zmq = options.zmq {
             if zmq == "auto" {
                 let host = URL(string: options.url)?.host ?? "127.0.0.1"

@@ -16,7 +16,7 @@ public enum BitcoindAuth: Sendable {
 ///
 /// Calls: `getblockchaininfo` (tip, health, with `getnetworkinfo` in the same batch for health), `getblockhash`,
 /// `getblockheader`, `getblock <hash> 3` (or `0` without prevouts), `getrawtransaction <txid> 2 [blockhash]`,
-/// `getrawmempool`. With `rest`, headers, hashes by height and blocks come from `/rest/headers/<hash>.json`,
+/// `getrawmempool`, and `scantxoutset` for starting balances. With `rest`, headers, hashes by height and blocks come from `/rest/headers/<hash>.json`,
 /// `/rest/blockhashbyheight/<h>.hex` and `/rest/block/<hash>.json|.hex`. There is no address index in Core, so it
 /// serves no address summaries or histories: address and wallet watches scan its blocks.
 public struct BitcoindProvider: ChainProvider {
@@ -28,8 +28,14 @@ public struct BitcoindProvider: ChainProvider {
     let rpc: BitcoindRPC
     let decoder: BitcoindDecoder
     let expectedChain: String?
+    /// The config's chain id, named in a ``ChainMismatch``.
+    let configuredChain: String
     let rest: Bool
     let prevouts: Bool
+    /// The budget of one `scantxoutset` (``unspentBalances(_:)``), instead of the `timeout` option.
+    var scanTimeout: Duration = .seconds(1200)
+    /// One scan at a time (shared by the copies of this provider).
+    let scanGate = BitcoindScanGate()
     let cache = BitcoindCache()
     /// The ZMQ hint (option `zmq`), `nil` when off.
     public var zmq: BitcoindZMQ?
@@ -64,12 +70,14 @@ public struct BitcoindProvider: ChainProvider {
         )
         decoder = BitcoindDecoder(provider: id, network: BitcoinAddress.Network(chain: chain ?? "btc") ?? .mainnet)
         expectedChain = BitcoindChainInfo.coreChain(chain)
+        configuredChain = chain ?? "btc"
         self.rest = rest
         self.prevouts = prevouts
     }
 
-    /// `getblockchaininfo` and `getnetworkinfo` in one batch: synced (out of IBD, headers == blocks), on the
-    /// configured chain, not warming up (`-28`). The network version picks JSON-RPC 2.0 for Core 28 and later.
+    /// `getblockchaininfo` and `getnetworkinfo` in one batch: synced (out of IBD, headers == blocks), not warming
+    /// up (`-28`). The network version picks JSON-RPC 2.0 for Core 28 and later.
+    /// - Throws: ``ChainMismatch`` when the node runs another chain than the configured one.
     public func health() async throws -> ProviderHealth {
         let replies = try await rpc.batch(
             [("getblockchaininfo", []), ("getnetworkinfo", [])],
@@ -81,6 +89,7 @@ public struct BitcoindProvider: ChainProvider {
             }
         }
         let info = try BitcoindChainInfo(try replies[0].get(rpc, what: "blockchain info"), decoder: decoder)
+        try verify(info)
         if case .success(let network) = replies[1], let version = try? network.required("version").int() {
             rpc.useVersion2(version)
         }
@@ -88,14 +97,28 @@ public struct BitcoindProvider: ChainProvider {
     }
 
     /// The best block from one `getblockchaininfo` (height and hash from the same call): refused while the node
-    /// warms up, syncs, or runs another chain.
+    /// warms up or syncs.
+    /// - Throws: ``ChainMismatch`` when the node runs another chain than the configured one.
     public func tip() async throws -> BlockRef {
         let info = try await chainInfo()
+        try verify(info)
         let health = info.health(expecting: expectedChain)
         guard health.isHealthy else {
             throw ProviderError.unavailable(provider: id, status: nil, detail: health.reason)
         }
         return BlockRef(height: info.blocks, hash: info.bestBlockHash)
+    }
+
+    /// Throws ``ChainMismatch`` when `info` names another chain than the configured one.
+    func verify(_ info: BitcoindChainInfo) throws {
+        guard let expectedChain, info.chain != expectedChain else { return }
+        throw ChainMismatch(
+            provider: id,
+            reported: info.chain,
+            source: "getblockchaininfo.chain",
+            configured: configuredChain,
+            expected: expectedChain
+        )
     }
 
     func chainInfo() async throws -> BitcoindChainInfo {

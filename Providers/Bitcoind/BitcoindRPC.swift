@@ -47,9 +47,12 @@ final class BitcoindRPC: Sendable {
         state.withLock { $0.version2 = networkVersion >= 280_000 }
     }
 
-    /// Calls `method`; an RPC error is mapped by ``error(_:what:)``.
-    func call(_ method: String, _ params: [JSONValue] = [], what: String) async throws -> ProviderHTTP.JSONNode {
-        switch try await attempt(method, params, what: what) {
+    /// Calls `method`; an RPC error is mapped by ``error(_:what:)``. `budget` replaces the `timeout` option for a
+    /// long call (`scantxoutset`).
+    func call(_ method: String, _ params: [JSONValue] = [], what: String, budget: Duration? = nil) async throws
+        -> ProviderHTTP.JSONNode
+    {
+        switch try await attempt(method, params, what: what, budget: budget) {
         case .success(let node): return node
         case .failure(let failure): throw error(failure, what: what)
         }
@@ -57,10 +60,10 @@ final class BitcoindRPC: Sendable {
 
     /// Calls `method`, handing an RPC error back to the caller (for the codes that mean something there, as `-8`
     /// from `getblockhash` past the tip).
-    func attempt(_ method: String, _ params: [JSONValue] = [], what: String) async throws
+    func attempt(_ method: String, _ params: [JSONValue] = [], what: String, budget: Duration? = nil) async throws
         -> Result<ProviderHTTP.JSONNode, RPCFailure>
     {
-        let results = try await batch([(method, params)], what: what, single: true)
+        let results = try await batch([(method, params)], what: what, single: true, budget: budget)
         guard let first = results.first else {
             throw ProviderError.invalidResponse(provider: provider, detail: "no reply")
         }
@@ -69,7 +72,8 @@ final class BitcoindRPC: Sendable {
 
     /// Calls every `(method, params)` in one request (a JSON array; one call is sent bare), and returns the replies
     /// in the order asked, matched by id.
-    func batch(_ calls: [(String, [JSONValue])], what: String, single: Bool = false) async throws
+    func batch(_ calls: [(String, [JSONValue])], what: String, single: Bool = false, budget: Duration? = nil)
+        async throws
         -> [Result<ProviderHTTP.JSONNode, RPCFailure>]
     {
         guard !calls.isEmpty else { return [] }
@@ -86,7 +90,7 @@ final class BitcoindRPC: Sendable {
             ])
         }
         let body = calls.count == 1 && single ? requests[0] : .array(requests)
-        let node = try await post(body, what: what)
+        let node = try await post(body, what: what, budget: budget ?? http.options.timeout)
         let replies: [ProviderHTTP.JSONNode]
         if case .array = node.value { replies = try node.array() } else { replies = [node] }
         var byID: [Int: ProviderHTTP.JSONNode] = [:]
@@ -136,7 +140,7 @@ final class BitcoindRPC: Sendable {
     }
 
     /// POSTs `body` to `/` with the credentials, reading the cookie file again once after a 401.
-    private func post(_ body: JSONValue, what: String) async throws -> ProviderHTTP.JSONNode {
+    private func post(_ body: JSONValue, what: String, budget: Duration) async throws -> ProviderHTTP.JSONNode {
         var reloaded = false
         while true {
             let authorization = try credentials.authorization()
@@ -148,7 +152,7 @@ final class BitcoindRPC: Sendable {
                 url: http.baseURL + "/",
                 headerFields: fields,
                 body: Array(body.serialized().utf8),
-                budget: http.options.timeout,
+                budget: budget,
                 maxBodyBytes: http.options.maxBodyBytes
             )
             let response = try await fetch(request, what: what)

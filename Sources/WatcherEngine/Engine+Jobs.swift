@@ -74,8 +74,10 @@ extension Engine {
             var driver = AddressDriver(chain: chain, providers: job.providers, context: context)
             driver.agree = config.watches.first { $0.id == watch }?.agree ?? 1
             if strategy == .scan, !canFill(job.providers) {
-                // A node has no address index: payments come with the blocks, balances before the watch are unknown.
-                return {}
+                // A node has no address index: payments come with the blocks; the starting balances come from its
+                // UTXO set once (where it can scan it), the history before the watch is unknown.
+                let starting = StartingBalances(chain: chain, providers: job.providers, context: context)
+                return { try await starting.fill(try book().watch(watch)) }
             }
             if strategy == .scan {
                 // Scanned with each block; this job only fills balances never known, at low priority.
@@ -170,6 +172,15 @@ extension Engine {
     func accountsRunner(chain: String, providers: [String], refresh: Duration) -> @Sendable () async throws -> Void {
         let context = self.context
         let book = self.book(chain)
+        if !canFill(providers) {
+            // A node: payments come with each scanned block, starting balances from its UTXO set.
+            let starting = StartingBalances(chain: chain, providers: providers, context: context)
+            return {
+                let accounts = try book().watch(AddressBook.accountsWatch)
+                guard !accounts.entries.isEmpty else { return }
+                try await starting.fill(accounts)
+            }
+        }
         let driver = AddressDriver(chain: chain, providers: providers, context: context)
         let wakeup = scansAccounts(chain) ? nil : wakeups[chain]
         let last = Mutex<(refresh: Duration?, generation: UInt64)>((nil, wakeup?.generation ?? 0))

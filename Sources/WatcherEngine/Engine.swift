@@ -111,24 +111,31 @@ public struct Engine: Service {
         )
     }
 
+    /// Runs the jobs until cancelled or shut down.
+    /// - Throws: ``ChainMismatch`` when a job finds a provider on another chain than its config's: the engine stops
+    ///   (every other job is cancelled), and with it the daemon.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 for job in plan.jobs where selection.includes(job) {
                     let body = runner(for: job)
                     let wake = wakesOnBlock(job)
-                    group.addTask { await loop(job.name, every: job.every, wake: wake, body) }
+                    group.addTask { try await loop(job.name, every: job.every, wake: wake, body) }
                     if let display = displayRunner(for: job) {
-                        group.addTask { await loop("\(job.name) display", every: ChainDriver.displayEvery, display) }
+                        group.addTask {
+                            try await loop("\(job.name) display", every: ChainDriver.displayEvery, display)
+                        }
                     }
                     if let mempool = mempoolRunner(for: job) {
                         group.addTask {
-                            await loop("\(job.name) mempool", every: job.every, wake: mempool.wake, mempool.body)
+                            try await loop("\(job.name) mempool", every: job.every, wake: mempool.wake, mempool.body)
                         }
                     }
                 }
                 if selection != .push { group.addTask { await recordTransitions() } }
-                await group.waitForAll()
+                // The first failure ends the engine (leaving the group cancels the other jobs); `waitForAll` would
+                // wait for jobs that never end.
+                while try await group.next() != nil {}
             }
         }
     }
@@ -145,13 +152,13 @@ public struct Engine: Service {
 
     /// Runs `body` on a fixed schedule (start times `every` apart; a late round is followed at once by the next
     /// due one, never by a burst) until cancelled; a ring of `wake` starts a round at once and the schedule anew.
-    /// Failures are logged when they change, not on every round.
+    /// Failures are logged when they change, not on every round; a ``ChainMismatch`` is thrown (no round can fix it).
     func loop(
         _ name: String,
         every: Duration,
         wake: BlockWakeup? = nil,
         _ body: @Sendable () async throws -> Void
-    ) async {
+    ) async throws {
         var lastError: String?
         let time = context.time
         var next = time.elapsed
@@ -165,6 +172,9 @@ public struct Engine: Service {
                 }
             } catch is CancellationError {
                 return
+            } catch let mismatch as ChainMismatch {
+                context.logger.error("\(name) stopped: \(mismatch)")
+                throw mismatch
             } catch {
                 let text = "\(error)"
                 if text != lastError {

@@ -36,6 +36,7 @@ struct ChainAgreement: Sendable {
         try await simnet.mine(count: 2)
         try await tipAndBlocks()
         try await addressSummaries(await ChainTruth(simnet))
+        try await unspentBalances(await ChainTruth(simnet))
         try await histories()
         try await transactions()
         try await mempoolPayment()
@@ -63,6 +64,7 @@ struct ChainAgreement: Sendable {
                 { _ = try await provider.addressTransactions(address, limit: 1, after: nil) }
             ),
             (.transaction, "transaction", { _ = try await provider.transaction(txid) }),
+            (.utxoScan, "unspentBalances", { _ = try await provider.unspentBalances([address]) }),
         ]
         for (capability, name, call) in all where !has.contains(capability) {
             await ProviderOperation(name, run: call).expectFailure(

@@ -11,8 +11,8 @@ import WatcherCore
 ///     }
 /// }
 /// ```
-/// `routes` answer the calls the samples lead to, with the API's real bodies; `notFound` is the API's own
-/// answer to an unknown block or transaction. See `docs/writing-a-provider.md`.
+/// `routes` answer the calls the samples lead to, with the API's real bodies (`rpc` for a JSON-RPC API, by method:
+/// ``FixtureServer/RPCReply``); `notFound` is the API's own answer to an unknown block or transaction. See `docs/writing-a-provider.md`.
 public enum FixtureContract {
     /// Builds the adapter under test for a base URL and a transport.
     public typealias Factory = ChainProviderContract.Factory
@@ -57,13 +57,21 @@ public enum FixtureContract {
     /// ``failures(_:samples:errorBody:rateLimitBody:sourceLocation:make:)``.
     public static func run(
         _ routes: [String: FixtureServer.Answer],
+        rpc: [String: FixtureServer.RPCReply] = [:],
         notFound: FixtureServer.Answer = .text("Not found", status: 404),
         samples: Samples,
         sourceLocation: SourceLocation = #_sourceLocation,
         make: @escaping Factory
     ) async throws {
-        try await agreement(routes, notFound: notFound, samples: samples, sourceLocation: sourceLocation, make: make)
-        try await failures(routes, samples: samples, sourceLocation: sourceLocation, make: make)
+        try await agreement(
+            routes,
+            rpc: rpc,
+            notFound: notFound,
+            samples: samples,
+            sourceLocation: sourceLocation,
+            make: make
+        )
+        try await failures(routes, rpc: rpc, samples: samples, sourceLocation: sourceLocation, make: make)
     }
 
     /// Every declared operation answers the samples by the rules: `tip()` makes `requestsPerTip` requests, the block
@@ -73,12 +81,13 @@ public enum FixtureContract {
     /// operations `unsupported`.
     public static func agreement(
         _ routes: [String: FixtureServer.Answer],
+        rpc: [String: FixtureServer.RPCReply] = [:],
         notFound: FixtureServer.Answer = .text("Not found", status: 404),
         samples: Samples,
         sourceLocation: SourceLocation = #_sourceLocation,
         make: @escaping Factory
     ) async throws {
-        try await FixtureServer.with(routes, notFound: notFound) { server in
+        try await FixtureServer.with(routes, rpc: rpc, notFound: notFound) { server in
             let provider = try make(server.baseURL, server.http)
             let rules = FixtureRules(
                 provider: provider,
@@ -97,13 +106,14 @@ public enum FixtureContract {
     /// `timeout`. `errorBody` and `rateLimitBody` are the API's own pages for 503 and 429.
     public static func failures(
         _ routes: [String: FixtureServer.Answer],
+        rpc: [String: FixtureServer.RPCReply] = [:],
         samples: Samples,
         errorBody: String = "<html><body><h1>503 Service Unavailable</h1></body></html>",
         rateLimitBody: String = "Too Many Requests",
         sourceLocation: SourceLocation = #_sourceLocation,
         make: @escaping Factory
     ) async throws {
-        try await FixtureServer.with(routes) { server in
+        try await FixtureServer.with(routes, rpc: rpc) { server in
             let sweep = FixtureFailureSweep(
                 server: server,
                 samples: samples,

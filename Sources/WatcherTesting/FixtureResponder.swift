@@ -11,11 +11,17 @@ struct FixtureResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
+        // A JSON-RPC call is routed by its body: read it only where there are RPC routes.
+        var body: [UInt8] = []
+        if !server.rpc.isEmpty, request.method == .post {
+            body = Array(buffer: try await request.body.collect(upTo: 16 << 20))
+        }
         let (answer, fault) = server.answer(
             path: request.uri.path,
             query: request.uri.query,
             target: request.uri.string,
-            headers: headers
+            headers: headers,
+            body: body
         )
         switch fault {
         case nil:

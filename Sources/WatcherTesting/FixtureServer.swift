@@ -6,7 +6,7 @@ import WatcherCore
 import WatcherHTTP
 
 /// A real HTTP server on loopback (Hummingbird on `127.0.0.1`, port 0) that answers canned bodies by path (and
-/// query), so recorded responses reach an adapter through the real transport (``HTTPTransport`` over
+/// query), or, for JSON-RPC APIs (every call a `POST` of a JSON body), by the method and params of each call, so recorded responses reach an adapter through the real transport (``HTTPTransport`` over
 /// AsyncHTTPClient). Unknown paths answer 404 with an empty body, or the `notFound` answer you give. It records the
 /// URLs asked, and can break every answer on purpose (``Fault``) for ``FixtureContract``.
 ///
@@ -15,6 +15,8 @@ import WatcherHTTP
 ///     let provider = MyProvider(id: "mine", baseURL: server.baseURL, http: server.http)
 ///     #expect(try await provider.tip().height == 840_000)
 /// }
+///
+/// try await FixtureServer.with([:], rpc: ["getblockcount": .result("840000")]) { server in … }
 /// ```
 public final class FixtureServer: Sendable {
     /// One canned answer.
@@ -62,6 +64,8 @@ public final class FixtureServer: Sendable {
     }
 
     private let answers: [String: Answer]
+    /// JSON-RPC routes: `"<method>"` or `"<method> <params as compact JSON>"`.
+    let rpc: [String: RPCReply]
     private let notFound: Answer
     private let port = Mutex(0)
     private let received = Mutex<[Received]>([])
@@ -69,8 +73,9 @@ public final class FixtureServer: Sendable {
     /// The real transport, on a client ``with(_:notFound:_:)`` shuts down afterwards.
     public let http: HTTPTransport
 
-    private init(_ answers: [String: Answer], notFound: Answer, http: HTTPTransport) {
+    private init(_ answers: [String: Answer], rpc: [String: RPCReply], notFound: Answer, http: HTTPTransport) {
         self.answers = answers
+        self.rpc = rpc
         self.notFound = notFound
         self.http = http
     }
@@ -90,17 +95,20 @@ public final class FixtureServer: Sendable {
     public func setFault(_ fault: Fault?) { self.fault.withLock { $0 = fault } }
 
     /// Starts a server answering `answers` (keyed by path with query, `/rawaddr/1abc?limit=50`, or by path alone,
-    /// `/api/v2/tx/abc`; other paths get `notFound`), runs `body` with it, and stops the client and the server
-    /// whether `body` returns or throws.
+    /// `/api/v2/tx/abc`; other paths get `notFound`), and a `POST` whose body is a JSON-RPC call or batch by `rpc`
+    /// (see ``RPCReply``), runs `body` with it, and stops the client and the server whether `body` returns or
+    /// throws.
     @discardableResult
     public static func with<T>(
         _ answers: [String: Answer],
+        rpc: [String: RPCReply] = [:],
         notFound: Answer = Answer(status: 404, body: []),
         _ body: (FixtureServer) async throws -> T
     ) async throws -> T {
         let client = HTTPClientService(logger: quietLogger)
         let server = FixtureServer(
             answers,
+            rpc: rpc,
             notFound: notFound,
             http: HTTPTransport(client: client.client, userAgent: userAgent)
         )
@@ -150,11 +158,12 @@ public final class FixtureServer: Sendable {
     }
 
     /// The answer for a request target and the fault in force, recording the request.
-    func answer(path: String, query: String?, target: String, headers: [String: String])
+    func answer(path: String, query: String?, target: String, headers: [String: String], body: [UInt8] = [])
         -> (Answer, Fault?)
     {
         received.withLock { $0.append(Received(url: baseURL + target, headers: headers)) }
         let withQuery = query.map { "\(path)?\($0)" } ?? path
-        return (answers[withQuery] ?? answers[path] ?? notFound, fault.withLock { $0 })
+        let answer = rpcAnswer(body: body) ?? answers[withQuery] ?? answers[path] ?? notFound
+        return (answer, fault.withLock { $0 })
     }
 }

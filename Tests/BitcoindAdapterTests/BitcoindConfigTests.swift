@@ -67,10 +67,12 @@ import WatcherPlugins
         let shop = try #require(plan.jobs.first { $0.name == "watch shop" })
         #expect(shop.work == .addresses(chain: "btc", watch: "shop", strategy: .scan))
         #expect(shop.detail.contains("node has no address index"))
-        #expect(shop.detail.contains("payments before the watch started and the starting balances are not known"))
+        #expect(shop.detail.contains("starting balances read once from node's UTXO set"))
+        #expect(shop.detail.contains("the history before the watch started is not known"))
         #expect(shop.detail.contains("poll n/a"))
         let till = try #require(plan.jobs.first { $0.name == "watch till" })
         #expect(till.work == .wallet(chain: "btc", watch: "till", strategy: .scan))
+        #expect(till.detail.contains("starting balances read once from node's UTXO set"))
         let tip = try #require(plan.jobs.first { $0.name == "tip btc" })
         guard case .chain(_, _, _, _, _, let scan?) = tip.work else {
             Issue.record("the tip job does not scan")

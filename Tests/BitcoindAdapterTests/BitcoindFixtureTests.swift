@@ -79,17 +79,26 @@ import WatcherTesting
         }
     }
 
-    @Test func aNodeOnAnotherChainIsUnhealthyAndGivesNoTip() async throws {
+    @Test func aNodeOnAnotherChainIsAChainMismatchFromHealthAndTip() async throws {
         let node = RecordedNode([
             "getblockchaininfo": .result(try Recorded.json("getblockchaininfo-main-764955-core23.json"))
         ])
+        let expected = ChainMismatch(
+            provider: "node",
+            reported: "main",
+            source: "getblockchaininfo.chain",
+            configured: "btc-testnet4",
+            expected: "testnet4"
+        )
         try await withProvider(node, chain: "btc-testnet4") { provider in
-            let health = try await provider.health()
-            #expect(!health.isHealthy)
-            #expect(health.reason?.contains("chain mismatch: the node runs \"main\"") == true)
-            await #expect(throws: ProviderError.unavailable(provider: "node", status: nil, detail: health.reason)) {
-                try await provider.tip()
-            }
+            await #expect(throws: expected) { try await provider.health() }
+            let error = await #expect(throws: ChainMismatch.self) { try await provider.tip() }
+            #expect(
+                error?.description.hasPrefix(
+                    #"provider node: the node is on "main" (getblockchaininfo.chain), the config says chain "btc-testnet4", which is "testnet4""#
+                ) == true,
+                "\(String(describing: error))"
+            )
         }
     }
 

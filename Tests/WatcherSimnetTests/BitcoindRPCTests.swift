@@ -74,6 +74,18 @@ struct BitcoindRPCTests {
         }
     }
 
+    @Test func theChainSwitchMakesTheNodeClaimAnotherNetwork() async throws {
+        try await Simnet.with(Self.configuration) { simnet in
+            #expect(try await NodeHarness.result(simnet, "getblockchaininfo")["chain"] == .string("main"))
+            let set = try await SimnetHarness.post(simnet, "/control/bitcoind", json: #"{"chain":"test"}"#)
+            #expect(try set.status == 200 && set.json()["chain"] == .string("test"))
+            #expect(try await NodeHarness.result(simnet, "getblockchaininfo")["chain"] == .string("test"))
+            let bad = try await SimnetHarness.post(simnet, "/control/bitcoind", json: #"{"chain":"testnet3"}"#)
+            #expect(bad.status == 400)
+            #expect(try await NodeHarness.result(simnet, "getblockchaininfo")["chain"] == .string("test"))
+        }
+    }
+
     @Test func legacyAndVersion2EnvelopesAndBatches() async throws {
         try await Simnet.with(Self.configuration) { simnet in
             let tip = await simnet.tip()

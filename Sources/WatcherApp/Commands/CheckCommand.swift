@@ -13,10 +13,23 @@ struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate the config and print it resolved, with secrets masked, and the jobs it will run.",
-        discussion: "Exits 2 and lists every problem, each with its JSON path, when the config is invalid."
+        discussion: """
+            Exits 2 and lists every problem, each with its JSON path, when the config is invalid. Offline by default \
+            (no request is made). --online then asks each chain provider for its health once: exits 2 when one \
+            runs another chain than its config's (a bitcoind node's getblockchaininfo.chain), 1 when one cannot be \
+            asked.
+            """
     )
 
     @OptionGroup var options: ConfigOptions
+
+    @Flag(
+        help: ArgumentHelp(
+            "Also ask each chain provider for its health once: exit 2 when one is on another chain, 1 when one "
+                + "cannot be asked."
+        )
+    )
+    var online = false
 
     func run() async throws {
         let config = try options.load()
@@ -35,7 +48,14 @@ struct CheckCommand: AsyncParsableCommand {
         )
         lines.append(BudgetPlan(plan: plan, config: config).text)
         lines += Self.walletProgress(config, wallets)
+        guard online else {
+            Output.out(lines.joined(separator: "\n"))
+            return
+        }
+        let outcome = await OnlineCheck(config: config).run()
+        lines += outcome.lines
         Output.out(lines.joined(separator: "\n"))
+        if let failure = outcome.failure { throw failure }
     }
 
     /// The stored state of each configured wallet whose descriptor is still the configured one, when a store

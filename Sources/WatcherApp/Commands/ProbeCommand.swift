@@ -31,7 +31,8 @@ struct ProbeCommand: AsyncParsableCommand {
             Times are ISO 8601 UTC, amounts satoshi, prices decimal strings; a
             value the provider cannot supply is null. The provider's rate limit
             applies. Exits 1 with a one-line reason naming the provider when it
-            fails, and 2 for bad usage or an invalid address, before any request.
+            fails, and 2 for bad usage or an invalid address, before any request,
+            or for a node on another chain than the provider's.
             """
     )
 
@@ -150,6 +151,7 @@ struct ProbeCommand: AsyncParsableCommand {
         case .success(let json): Output.out(json.serialized(pretty: true))
         case .failure(let error as ProviderError): throw CommandFailure.runtime(error.description)
         case .failure(let error as CommandFailure): throw error
+        case .failure(let error as ChainMismatch): throw CommandFailure.usage(error.description)
         case .failure(let error): throw CommandFailure.runtime("provider \(entry.id): \(error)")
         }
     }

@@ -143,6 +143,8 @@ struct Daemon {
         let group = ServiceGroup(configuration: groupConfiguration)
         do {
             try await group.run()
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             let text = "\(error)"
             if let (host, port) = statusAddress, text.contains("Address already in use") {

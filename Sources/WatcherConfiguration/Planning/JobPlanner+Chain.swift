@@ -97,24 +97,35 @@ extension JobPlanner {
             guard case .chain(_, _, _, _, _, let scan?) = job.work else { return false }
             return scan.watches.contains(JobPlan.accountsWatch)
         }
-        let accountProviders = addressWatches.first?.providers ?? all.filter { has($0, .address) }
+        var accountProviders = addressWatches.first?.providers ?? all.filter { has($0, .address) }
+        // A node has no address index: its accounts' payments come with the scanned blocks, their starting balances
+        // from its UTXO set.
+        if accountProviders.isEmpty, accountsScanned { accountProviders = all.filter { has($0, .utxoScan) } }
+        let onNode = accountProviders.first.map { !has($0, .address) && has($0, .utxoScan) } ?? false
         if !accountProviders.isEmpty {
             let refresh = settings.accountsInterval
             let (requests, how) = roundCost(accounts, on: accountProviders.first)
+            let detail =
+                onNode
+                ? "starting balances of \(accounts) CLI-followed account(s) read once from "
+                    + "\(accountProviders[0])'s UTXO set (scantxoutset); their confirmed payments come with each "
+                    + "scanned block"
+                : "\(how) every \(refresh.configText) for CLI-followed accounts, new ones at once; "
+                    + (accountsScanned
+                        ? "their confirmed payments come with each scanned block" : "and after each new block")
             jobs.append(
                 .init(
                     name: "accounts \(chain)",
                     work: .accounts(chain: chain, refresh: refresh),
                     providers: accountProviders,
                     every: settings.accountsCheck,
-                    requestsPerHour: Double(requests)
-                        * (Self.perHour(refresh) + (accountsScanned ? 0 : settings.blocksPerHour)),
+                    requestsPerHour: onNode
+                        ? 0
+                        : Double(requests)
+                            * (Self.perHour(refresh) + (accountsScanned ? 0 : settings.blocksPerHour)),
                     detail: accounts == 0
                         ? "no CLI-followed accounts (the store is read every \(settings.accountsCheck.configText))"
-                        : "\(how) every \(refresh.configText) for CLI-followed accounts, new ones at once; "
-                            + (accountsScanned
-                                ? "their confirmed payments come with each scanned block"
-                                : "and after each new block"),
+                        : detail,
                     whileFollowing: true
                 )
             )
@@ -201,6 +212,12 @@ extension JobPlanner {
     /// What a scanned watch on a provider without an address index cannot know, for `watcher check`.
     func noIndexText(_ watch: WatchConfig) -> String? {
         guard !canPoll(watch) else { return nil }
+        let first = watch.providers.first ?? "?"
+        if watch.providers.first.map({ has($0, .utxoScan) }) == true {
+            return "starting balances read once from \(first)'s UTXO set (scantxoutset, one long request apart "
+                + "from the others); the history before the watch started is not known (no events for it, no totals "
+                + "or transaction counts), payments from its start are"
+        }
         return "no balance fill: \(watch.providers.first ?? "?") has no address index, so payments before the watch "
             + "started and the starting balances are not known (payments from its start are)"
     }

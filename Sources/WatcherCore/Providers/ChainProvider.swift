@@ -30,13 +30,16 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// `?spending=true`, Core's `gettxspendingprevout`, Esplora's `outspends`. It names the replacement of a followed
     /// mempool transaction that vanished.
     public static let spenders = ChainCapabilities(rawValue: 1 << 10)
+    /// The confirmed balances of many addresses read from the UTXO set at the tip (a node's `scantxoutset`): the
+    /// starting balances of scanned watches on a provider without an address index.
+    public static let utxoScan = ChainCapabilities(rawValue: 1 << 12)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
         ("status", .status), ("walletSummary", .walletSummary), ("mempool", .mempool),
-        ("spenders", .spenders),
+        ("spenders", .spenders), ("utxoScan", .utxoScan),
     ]
 
     /// The capability names this set holds.
@@ -99,6 +102,9 @@ public protocol ChainProvider: Sendable {
     /// output the provider cannot tell about is left out; a `txid` it does not know answers
     /// ``OutputSpend/parentMissing`` for each output (not ``ProviderError/notFound(provider:what:)``).
     func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend]
+    /// The confirmed balances of `addresses` from the UTXO set, with the block it was read at (``ChainCapabilities/utxoScan``;
+    /// default: unsupported). One long request for all of them.
+    func unspentBalances(_ addresses: [String]) async throws -> UTXOBalances
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }

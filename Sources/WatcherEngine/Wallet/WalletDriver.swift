@@ -35,7 +35,11 @@ struct WalletDriver: Sendable {
     /// One round: prepare, then passes until the window stops growing.
     func round() async throws {
         try await prepare()
-        if prepareOnly { return }
+        if prepareOnly {
+            // A node: the blocks grow the window; the starting balances come from its UTXO set where it can scan it.
+            try await startingBalances()
+            return
+        }
         var all = !checkOnly
         for _ in 0..<Self.maxPasses {
             guard try await pass(all: all) else { return }

@@ -28,6 +28,7 @@ struct ControlRouter: Sendable {
         var forbidden: [String]?
         var initialBlockDownload: Bool?
         var rotateCookie: Bool?
+        var chain: String?
     }
     private struct RateLimitRequest: Decodable {
         var family: String
@@ -239,6 +240,12 @@ struct ControlRouter: Sendable {
         if let full = request.workQueueFull { settings.workQueueFull = full }
         if let forbidden = request.forbidden { settings.forbiddenMethods = Set(forbidden) }
         if let ibd = request.initialBlockDownload { settings.initialBlockDownload = ibd }
+        if let chain = request.chain {
+            guard NodeSettings.chains.contains(chain) else {
+                throw BadRequest(message: "chain must be one of \(NodeSettings.chains.joined(separator: ", "))")
+            }
+            settings.chain = chain
+        }
         engine.node.set(settings)
         if request.rotateCookie == true {
             do {
@@ -277,6 +284,7 @@ struct ControlRouter: Sendable {
             .init("workQueueFull", .bool(settings.workQueueFull)),
             .init("forbidden", .array(settings.forbiddenMethods.sorted().map { .string($0) })),
             .init("initialBlockDownload", .bool(settings.initialBlockDownload)),
+            .init("chain", .string(settings.chain)),
         ])
     }
 

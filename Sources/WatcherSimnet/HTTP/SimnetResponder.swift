@@ -71,7 +71,8 @@ struct SimnetResponder: HTTPResponder {
                         chain: world.chain,
                         txindex: txindex,
                         syncing: settings.initialBlockDownload,
-                        zmqEndpoint: zmqEndpoint
+                        zmqEndpoint: zmqEndpoint,
+                        chainName: settings.chain
                     ),
                     settings: settings,
                     credentials: credentials

@@ -14,11 +14,12 @@ struct CoreChainJSON: Sendable {
     /// Bytes the simnet claims on disk, growing with the chain.
     private var sizeOnDisk: Int { 681_584_532 + chain.blocks.reduce(0) { $0 + $1.size } }
 
-    /// `getblockchaininfo`; `syncing` reports initial block download (headers ahead of blocks).
-    func blockchainInfo(syncing: Bool = false) -> JSONValue {
+    /// `getblockchaininfo`; `syncing` reports initial block download (headers ahead of blocks), `name` is the chain
+    /// it claims (`main` by default; ``NodeSettings/chain``).
+    func blockchainInfo(syncing: Bool = false, name: String = "main") -> JSONValue {
         let tip = chain.tip
         return .object([
-            .init("chain", .string("main")),
+            .init("chain", .string(name)),
             .init("blocks", .integer(tip.height)),
             .init("headers", .integer(tip.height + (syncing ? 144 : 0))),
             .init("bestblockhash", .string(tip.hash)),

@@ -36,7 +36,12 @@ struct NodeREST: Sendable {
         switch parts.first {
         case "chaininfo" where parts.count == 1:
             guard format == .json else { return Self.error("output format not found (available: json)", status: 404) }
-            return Self.json(CoreChainJSON(chain: chain).blockchainInfo(syncing: settings.initialBlockDownload))
+            return Self.json(
+                CoreChainJSON(chain: chain).blockchainInfo(
+                    syncing: settings.initialBlockDownload,
+                    name: settings.chain
+                )
+            )
         case "blockhashbyheight" where parts.count == 2: return blockHash(height: parts[1], format: format)
         case "headers" where parts.count == 3: return headers(count: parts[1], hash: parts[2], format: format)
         case "headers" where parts.count == 2:

@@ -13,13 +13,15 @@ struct NodeRPC: Sendable {
     var syncing = false
     /// The ZMQ endpoint published on (`hashblock` and `sequence`), `nil` when off.
     var zmqEndpoint: String? = nil
+    /// The chain `getblockchaininfo` claims (``NodeSettings/chain``).
+    var chainName = "main"
 
     private var blocks: CoreChainJSON { CoreChainJSON(chain: chain) }
 
     func call(_ method: String, _ params: JSONValue?) throws(RPCError) -> JSONValue {
         let p = try RPCParams(method: method, params: params)
         switch method {
-        case "getblockchaininfo": return blocks.blockchainInfo(syncing: syncing)
+        case "getblockchaininfo": return blocks.blockchainInfo(syncing: syncing, name: chainName)
         case "getnetworkinfo": return blocks.networkInfo()
         case "getblockcount": return .integer(chain.tip.height)
         case "getbestblockhash": return .string(chain.tip.hash)

@@ -14,6 +14,12 @@ public struct NodeSettings: Sendable, Hashable {
     /// While on, the node says it is in initial block download: `initialblockdownload: true`, `headers` 144 above
     /// `blocks` and a `verificationprogress` below 1 (the blocks it serves are still the simnet's chain).
     public var initialBlockDownload: Bool
+    /// The chain `getblockchaininfo` claims: `main` (the simnet's addresses are mainnet's), or `test`, `testnet4`,
+    /// `signet`, `regtest` to play a node of another network (the blocks served stay the simnet's).
+    public var chain: String
+
+    /// The chain names Bitcoin Core reports.
+    public static let chains = ["main", "test", "testnet4", "signet", "regtest"]
 
     /// Creates the switches; by default a synced node serving everything.
     public init(
@@ -21,13 +27,15 @@ public struct NodeSettings: Sendable, Hashable {
         warmupMessage: String = "Loading block index…",
         workQueueFull: Bool = false,
         forbiddenMethods: Set<String> = [],
-        initialBlockDownload: Bool = false
+        initialBlockDownload: Bool = false,
+        chain: String = "main"
     ) {
         self.warmup = warmup
         self.warmupMessage = warmupMessage
         self.workQueueFull = workQueueFull
         self.forbiddenMethods = forbiddenMethods
         self.initialBlockDownload = initialBlockDownload
+        self.chain = chain
     }
 }
 

@@ -24,7 +24,8 @@ import WatcherObservability
 final class RuntimeSupervisor: Service, Sendable {
     private enum Request: Sendable {
         case reload
-        case failed(String, String)
+        /// A part ended: its name, why, and the exit code (2 for a ``ChainMismatch``, a config error).
+        case failed(String, String, Int32)
     }
 
     /// What runs now.
@@ -84,12 +85,13 @@ final class RuntimeSupervisor: Service, Sendable {
             guard let hangups else { return }
             for await _ in hangups { requestSink.yield(.reload) }
         }
-        let failure: String? = await withTaskCancellationHandler {
+        let failure: CommandFailure? = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 for await request in requests {
                     switch request {
                     case .reload: await reload()
-                    case .failed(let name, let error): return "\(name) failed: \(error)"
+                    case .failed(let name, let error, let code):
+                        return CommandFailure(exitCode: code, message: code == 2 ? error : "\(name) failed: \(error)")
                     }
                 }
                 return nil
@@ -102,7 +104,7 @@ final class RuntimeSupervisor: Service, Sendable {
         listener.cancel()
         // Dependencies last: the engine stops first, then delivery, then the scheduler.
         for component in components { await component?.stop() }
-        if let failure { throw CommandFailure.runtime(failure) }
+        if let failure { throw failure }
     }
 
     /// The running parts, dependents first: engine, push, delivery, scheduler.
@@ -116,7 +118,9 @@ final class RuntimeSupervisor: Service, Sendable {
         engine: (any Service)? = nil
     ) {
         let sink = requestSink
-        let report: @Sendable (String, any Error) -> Void = { sink.yield(.failed($0, "\($1)")) }
+        let report: @Sendable (String, any Error) -> Void = { name, error in
+            sink.yield(.failed(name, "\(error)", error is ChainMismatch ? 2 : 1))
+        }
         let logger = self.logger
         let made = (
             scheduler.map { Component("scheduler", service: $0, logger: logger, onFailure: report) },
