@@ -159,6 +159,7 @@ let package = Package(
                 .hummingbirdWebSocket,
                 .nioWebSocket,
                 .nioCore,
+                .nioPosix,
                 .logging,
                 .serviceLifecycle,
             ]
@@ -175,6 +176,11 @@ let package = Package(
             "BitcoindAdapter",
             ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", "WatcherZMQ", .httpTypes],
             path: "Providers/Bitcoind"
+        ),
+        library(
+            "ElectrumAdapter",
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .nioCore, .nioPosix],
+            path: "Providers/Electrum"
         ),
         library(
             "RawAddrAdapter",
@@ -421,6 +427,14 @@ let package = Package(
                 "WatcherJSON", "WatcherPlugins", "WatcherSimnet", "WatcherTestSupport", "WatcherTesting", "WatcherZMQ",
                 "watcher", .httpTypes, .hummingbird,
             ],
+            resources: [.copy("Fixtures")]
+        ),
+        tests(
+            "ElectrumAdapterTests",
+            [
+                "ElectrumAdapter", "WatcherBitcoin", "WatcherCore", "WatcherJSON", "WatcherSimnet", "WatcherTesting",
+            ],
+            // Real Electrum protocol exchanges the simnet's Electrum face is checked against (Fixtures/SOURCES.md).
             resources: [.copy("Fixtures")]
         ),
         tests(

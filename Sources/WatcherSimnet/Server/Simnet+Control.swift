@@ -106,6 +106,16 @@ extension Simnet {
         engine.node.set(settings)
     }
 
+    /// The Electrum face's personality and switches.
+    public func electrumSettings() async -> ElectrumSettings {
+        engine.electrum.currentSettings
+    }
+
+    /// Sets the Electrum face's personality and switches; sessions already open keep their negotiated version.
+    public func setElectrumSettings(_ settings: ElectrumSettings) async {
+        engine.electrum.set(settings)
+    }
+
     /// The password of the cookie user `__cookie__` (what ``SimnetConfiguration/cookieFile`` holds).
     public var rpcCookie: String { engine.node.credentials.cookie }
 
