@@ -8,7 +8,7 @@ let swiftSettings: [SwiftSetting] = [
 
 /// The built-in provider adapters (`Providers/`, one target each).
 let adapters: [Target.Dependency] = [
-    "BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "BitcoindAdapter",
+    "BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "BitcoindAdapter", "ElectrumAdapter",
 ]
 
 let package = Package(
@@ -432,7 +432,8 @@ let package = Package(
         tests(
             "ElectrumAdapterTests",
             [
-                "ElectrumAdapter", "WatcherBitcoin", "WatcherCore", "WatcherJSON", "WatcherSimnet", "WatcherTesting",
+                "ElectrumAdapter", "WatcherBitcoin", "WatcherCore", "WatcherJSON", "WatcherSimnet",
+                "WatcherTestSupport", "WatcherTesting",
             ],
             // Real Electrum protocol exchanges the simnet's Electrum face is checked against (Fixtures/SOURCES.md).
             resources: [.copy("Fixtures")]

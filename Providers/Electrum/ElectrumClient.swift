@@ -60,12 +60,13 @@ public final class ElectrumClient: Sendable {
         port: Int,
         connectTimeout: Duration = .seconds(10),
         maxLineLength: Int = 8 << 20,
+        keepAlive: Duration? = nil,
         onNotification: @escaping @Sendable (String, [JSONValue]) -> Void = { _, _ in },
         onClose: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(Failure) -> ElectrumClient {
         let box = Mutex<ElectrumClient?>(nil)
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.milliseconds(Int64(connectTimeout.components.seconds * 1000)))
+            .connectTimeout(.milliseconds(Self.milliseconds(connectTimeout)))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -83,6 +84,13 @@ public final class ElectrumClient: Sendable {
             throw .closed("cannot connect to \(host):\(port): \(error)")
         }
         guard let client = box.withLock({ $0 }) else { throw .closed("cannot connect to \(host):\(port)") }
+        if let keepAlive {
+            let every = TimeAmount.milliseconds(Self.milliseconds(keepAlive))
+            let task = client.channel.eventLoop.scheduleRepeatedTask(initialDelay: every, delay: every) { _ in
+                client.send(rawLine: #"{"jsonrpc":"2.0","method":"server.ping","id":0,"params":[]}"#)
+            }
+            client.channel.closeFuture.whenComplete { _ in task.cancel() }
+        }
         return client
     }
 
@@ -122,6 +130,10 @@ public final class ElectrumClient: Sendable {
         } catch {
             throw .closed("\(error)")
         }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// Writes `line` and a newline as they are, for tests of how servers take what real clients send.
