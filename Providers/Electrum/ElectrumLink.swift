@@ -84,6 +84,22 @@ actor ElectrumLink {
     }
 
     private func open() async throws -> (ElectrumClient, Server) {
+        try await openSession(
+            onNotification: { [weak self] method, params in
+                Task { await self?.notify(method, params) }
+            },
+            onClose: { [weak self] _ in
+                Task { await self?.notify(nil, []) }
+            }
+        )
+    }
+
+    /// A new connection with its session started (version, features, genesis checked), for this link or for a
+    /// push connection of its own.
+    nonisolated func openSession(
+        onNotification: @escaping @Sendable (String, [JSONValue]) -> Void,
+        onClose: @escaping @Sendable (String) -> Void
+    ) async throws -> (ElectrumClient, Server) {
         let client: ElectrumClient
         do {
             client = try await ElectrumClient.connect(
@@ -92,12 +108,8 @@ actor ElectrumLink {
                 connectTimeout: timeout,
                 maxLineLength: maxLineLength,
                 keepAlive: .seconds(300),
-                onNotification: { [weak self] method, params in
-                    Task { await self?.notify(method, params) }
-                },
-                onClose: { [weak self] _ in
-                    Task { await self?.notify(nil, []) }
-                }
+                onNotification: onNotification,
+                onClose: onClose
             )
         } catch {
             throw map(error, method: "connect")
@@ -145,7 +157,7 @@ actor ElectrumLink {
     }
 
     /// A client failure as the provider's error.
-    func map(_ error: any Error, method: String) -> ProviderError {
+    nonisolated func map(_ error: any Error, method: String) -> ProviderError {
         if let error = error as? ProviderError { return error }
         guard let failure = error as? ElectrumClient.Failure else {
             return .transport(provider: provider, detail: "\(error)")

@@ -10,7 +10,14 @@ public enum ElectrumPlugin: ProviderPlugin {
         public var timeout: Duration
         /// The longest line read from the server.
         public var maxLineBytes: Int
+        /// Whether to follow new headers and the followed addresses' scripthashes.
+        public var push: Bool
         let endpoint: ElectrumEndpoint?
+
+        /// The most addresses the push connection follows: every one (one subscription each).
+        public static let pushCapacity = 1_000_000
+
+        public var pushAddresses: Int? { push ? Self.pushCapacity : nil }
 
         public init(from reader: ObjectReader) {
             url = reader.string(
@@ -30,6 +37,13 @@ public enum ElectrumPlugin: ProviderPlugin {
                 range: 1024...(64 << 20),
                 doc: "The longest reply line accepted; a longer one drops the connection (ElectrumX and Fulcrum "
                     + "cap their sends at 8 MB)."
+            )
+            push = reader.bool(
+                "push",
+                default: true,
+                doc: "Subscribe to new headers and to every followed address's scripthash on a second connection: "
+                    + "a status change makes the engine read that address at once. Fulcrum caps subscriptions per "
+                    + "IP (max_subs_per_ip, 75,000 by default)."
             )
             switch ElectrumEndpoint.parse(url) {
             case .success(let endpoint): self.endpoint = endpoint
@@ -58,7 +72,8 @@ public enum ElectrumPlugin: ProviderPlugin {
             endpoint: endpoint,
             chain: context.chain,
             timeout: options.timeout,
-            maxLineLength: options.maxLineBytes
+            maxLineLength: options.maxLineBytes,
+            pushAddresses: options.pushAddresses
         )
     }
 }

@@ -16,7 +16,18 @@ public struct ElectrumProvider: ChainProvider {
     let network: BitcoinAddress.Network
     let expectedGenesis: String?
 
-    init(id: String, endpoint: ElectrumEndpoint, chain: String?, timeout: Duration, maxLineLength: Int) {
+    /// The push connection's capacity (`nil`: push off).
+    let pushAddresses: Int?
+
+    init(
+        id: String,
+        endpoint: ElectrumEndpoint,
+        chain: String?,
+        timeout: Duration,
+        maxLineLength: Int,
+        pushAddresses: Int? = nil
+    ) {
+        self.pushAddresses = pushAddresses
         self.id = id
         self.network = ElectrumChain.network(chain)
         self.expectedGenesis = ElectrumChain.genesis(chain)
@@ -29,7 +40,9 @@ public struct ElectrumProvider: ChainProvider {
         )
     }
 
-    public var push: (any ChainPushing)? { nil }
+    public var push: (any ChainPushing)? {
+        pushAddresses.map { ElectrumPush(maxAddresses: $0, link: link) }
+    }
 
     public func health() async throws -> ProviderHealth {
         do {

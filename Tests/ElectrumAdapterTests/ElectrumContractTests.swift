@@ -9,14 +9,17 @@ import WatcherTesting
 /// histories, transactions, a mempool payment and a reorg agree with the chain's truth.
 @Suite("electrum provider contract")
 struct ElectrumContractTests {
-    static func provider(_ simnet: Simnet, chain: String? = "btc") throws -> ElectrumProvider {
+    static func provider(_ simnet: Simnet, chain: String? = "btc", pushAddresses: Int? = nil) throws
+        -> ElectrumProvider
+    {
         let port = try #require(simnet.electrumPort)
         return ElectrumProvider(
             id: "electrum",
             endpoint: ElectrumEndpoint(host: "127.0.0.1", port: port),
             chain: chain,
             timeout: .seconds(30),
-            maxLineLength: 8 << 20
+            maxLineLength: 8 << 20,
+            pushAddresses: pushAddresses
         )
     }
 

@@ -1,0 +1,64 @@
+import Synchronization
+import Testing
+import WatcherCore
+import WatcherSimnet
+import WatcherTesting
+
+@testable import ElectrumAdapter
+
+/// The push connection against the simnet's Electrum face: headers become new blocks, a status change of a
+/// followed scripthash becomes the transactions it brought.
+@Suite("electrum push")
+struct ElectrumPushTests {
+    final class Events: Sendable {
+        private let events = Mutex<[PushEvent]>([])
+        func append(_ event: PushEvent) { events.withLock { $0.append(event) } }
+        var all: [PushEvent] { events.withLock { $0 } }
+    }
+
+    @Test("a payment, its confirmation and new blocks are pushed; a new address is followed at the recheck")
+    func follows() async throws {
+        var configuration = SimnetConfiguration(seed: 11, txsPerBlock: 8)
+        configuration.electrumPort = 0
+        try await Simnet.with(configuration) { simnet in
+            let provider = try ElectrumContractTests.provider(simnet, pushAddresses: 1_000)
+            var push = try #require(provider.push as? ElectrumPush)
+            #expect(push.maxAddresses == 1_000)
+            push.recheckInterval = .milliseconds(200)
+            let payee = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+            let later = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+            let followed = Mutex<[String]>([payee])
+            let events = Events()
+            let following = Task { [push] in
+                try await push.follow(addresses: { followed.withLock { $0 } }, onEvent: { events.append($0) })
+            }
+            defer { following.cancel() }
+            try await eventually("subscribed") { events.all.contains(.subscribed) }
+            let tip = await simnet.tip()
+            #expect(events.all.first == .newBlock(height: tip.height, hash: tip.hash))
+            let txid = try await simnet.pay(to: payee, amountSat: 25_000)
+            try await eventually("the mempool payment") {
+                events.all.contains(.addressTx(address: payee, txid: txid, deltaSat: nil, confirmed: false))
+            }
+            let mined = try await simnet.mine(count: 1)
+            try await eventually("the block and the confirmation") {
+                events.all.contains(.newBlock(height: mined[0].height, hash: mined[0].hash))
+                    && events.all.contains(.addressTx(address: payee, txid: txid, deltaSat: nil, confirmed: true))
+            }
+            await simnet.resetStats()
+            followed.withLock { $0.append(later) }
+            try await eventually("the new address subscribed at a recheck") {
+                await simnet.stats().families[.electrum]?.endpoints["blockchain.scripthash.subscribe"] == 1
+            }
+            let second = try await simnet.pay(to: later, amountSat: 30_000)
+            try await eventually("the new address's payment") {
+                events.all.contains(.addressTx(address: later, txid: second, deltaSat: nil, confirmed: false))
+            }
+            // Nothing else was reported for the payee: one event per change, none for unchanged statuses.
+            let payeeEvents = events.all.filter {
+                if case .addressTx(payee, _, _, _) = $0 { true } else { false }
+            }
+            #expect(payeeEvents.count == 2)
+        }
+    }
+}
