@@ -62,3 +62,56 @@ struct ElectrumPushTests {
         }
     }
 }
+
+extension ElectrumPushTests {
+    @Test("a dropped connection ends the push with an error naming it, and the next call reconnects")
+    func dropped() async throws {
+        var configuration = SimnetConfiguration(seed: 12, txsPerBlock: 8)
+        configuration.electrumPort = 0
+        try await Simnet.with(configuration) { simnet in
+            let provider = try ElectrumContractTests.provider(simnet, pushAddresses: 10)
+            let push = try #require(provider.push)
+            let before = try await provider.tip()
+            let events = Events()
+            let following = Task {
+                try await push.follow(addresses: { ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"] }) {
+                    events.append($0)
+                }
+            }
+            try await eventually("subscribed") { events.all.contains(.subscribed) }
+            #expect(simnet.electrumConnections == 2)
+            simnet.dropElectrumConnections()
+            await #expect {
+                try await following.value
+            } throws: { error in
+                guard case .unavailable(_, _, let detail?) = error as? ProviderError else { return false }
+                return detail.contains("push connection to tcp://127.0.0.1:") && detail.contains("closed")
+            }
+            try await eventually("the request connection noticed the drop") { simnet.electrumConnections == 0 }
+            let mined = try await simnet.mine(count: 1)
+            let after = try await eventuallyValue("the tip over a new connection") { try? await provider.tip() }
+            #expect(after.height == before.height + 1 && after.hash == mined[0].hash)
+        }
+    }
+
+    @Test("Fulcrum's subscription cap ends the push with what to raise")
+    func subscriptionCap() async throws {
+        var configuration = SimnetConfiguration(seed: 13, txsPerBlock: 8)
+        configuration.electrumPort = 0
+        configuration.electrum = ElectrumSettings(personality: .fulcrum, maxSubscriptions: 2)
+        try await Simnet.with(configuration) { simnet in
+            let provider = try ElectrumContractTests.provider(simnet, pushAddresses: 10)
+            let push = try #require(provider.push)
+            let addresses = [
+                "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+                "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+            ]
+            await #expect {
+                try await push.follow(addresses: { addresses }, onEvent: { _ in })
+            } throws: { error in
+                guard case .badRequest(_, let detail) = error as? ProviderError else { return false }
+                return detail.contains("Subscription limit reached") && detail.contains("max_subs_per_ip")
+            }
+        }
+    }
+}

@@ -64,6 +64,14 @@ final class SimnetElectrum: Sendable {
         for connection in open { try? await connection.channel.close() }
     }
 
+    /// How many clients are connected.
+    var connectionCount: Int { connections.withLock { $0.count } }
+
+    /// Closes every client connection (the listener stays), as a server restart or a network cut does.
+    func dropConnections() {
+        for connection in connections.withLock({ Array($0.values) }) { connection.channel.close(promise: nil) }
+    }
+
     func add(_ connection: ElectrumConnection) {
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
     }

@@ -116,6 +116,14 @@ extension Simnet {
         engine.electrum.set(settings)
     }
 
+    /// Closes every open Electrum connection (`POST /control/electrum {"dropConnections": true}`).
+    public func dropElectrumConnections() {
+        engine.electrum.dropConnections()
+    }
+
+    /// How many Electrum clients are connected.
+    public var electrumConnections: Int { engine.electrum.connectionCount }
+
     /// The password of the cookie user `__cookie__` (what ``SimnetConfiguration/cookieFile`` holds).
     public var rpcCookie: String { engine.node.credentials.cookie }
 
