@@ -23,8 +23,6 @@ actor ElectrumLink {
     /// Why the last attempt failed: repeated while backing off, so a chain mismatch stays a chain mismatch.
     private var lastFailure: ProviderError?
     private(set) var server: Server?
-    /// Called with each notification (method, params), and with `nil` when the connection is lost.
-    private var listener: (@Sendable (String?, [JSONValue]) -> Void)?
 
     init(provider: String, endpoint: ElectrumEndpoint, expectedGenesis: String?, timeout: Duration, maxLineLength: Int)
     {
@@ -33,11 +31,6 @@ actor ElectrumLink {
         self.expectedGenesis = expectedGenesis
         self.timeout = timeout
         self.maxLineLength = maxLineLength
-    }
-
-    /// Sets who hears notifications and losses (the push side).
-    func listen(_ listener: @escaping @Sendable (String?, [JSONValue]) -> Void) {
-        self.listener = listener
     }
 
     /// One call on the connection, opened first if needed.
@@ -83,13 +76,13 @@ actor ElectrumLink {
         client = nil
     }
 
+    /// The request connection: notifications on it (the header subscription `tip()` makes) are not needed, the push
+    /// has a connection of its own; a loss forgets the client, so the next call reconnects.
     private func open() async throws -> (ElectrumClient, Server) {
         try await openSession(
-            onNotification: { [weak self] method, params in
-                Task { await self?.notify(method, params) }
-            },
+            onNotification: { _, _ in },
             onClose: { [weak self] _ in
-                Task { await self?.notify(nil, []) }
+                Task { await self?.lost() }
             }
         )
     }
@@ -146,9 +139,8 @@ actor ElectrumLink {
         }
     }
 
-    private func notify(_ method: String?, _ params: [JSONValue]) {
-        if method == nil, let client, client.isClosed { self.client = nil }
-        listener?(method, params)
+    private func lost() {
+        if let client, client.isClosed { self.client = nil }
     }
 
     /// The words of a genesis mismatch, the same in health, `check` and calls.
