@@ -6,10 +6,14 @@ import WatcherJSON
 /// scripthash is subscribed (in pipelined batches of 100), and a status change, an opaque token, makes it read the
 /// address's history again and report each transaction that is new or moved (``PushEvent/addressTx(address:txid:deltaSat:confirmed:)``
 /// with no delta: the engine asks the provider). A header notification is a ``PushEvent/newBlock(height:hash:)``.
-/// The address set is compared every 30 s: new addresses are subscribed, dropped ones unsubscribed.
+/// The address set is compared every 30 s: new addresses are subscribed, dropped ones unsubscribed. After each header
+/// and at each of those checks, a rotating slice of 100 scripthashes is subscribed again and its statuses compared, so
+/// a notification the server missed is caught within a few blocks.
 public struct ElectrumPush: ChainPushing {
     /// Subscriptions sent at once before waiting for their answers.
     static let batchSize = 100
+    /// Scripthashes re-subscribed after each header and at each recheck, to catch a missed notification.
+    static let recheckSlice = 100
 
     public let maxAddresses: Int
     let link: ElectrumLink
@@ -46,6 +50,7 @@ public struct ElectrumPush: ChainPushing {
                 while true {
                     try await Task.sleep(for: recheck)
                     try await state.follow(await addresses())
+                    for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
                 }
             }
             group.addTask {
@@ -61,6 +66,7 @@ public struct ElectrumPush: ChainPushing {
                         if let header = params.first, let block = state.block(header) {
                             await onEvent(.newBlock(height: block.height, hash: block.hash))
                         }
+                        for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
                     case .notification("blockchain.scripthash.subscribe", let params):
                         guard params.count == 2, let scripthash = params[0].stringValue else { continue }
                         for event in try await state.changed(scripthash, status: params[1].stringValue) {

@@ -14,6 +14,8 @@ actor ElectrumPushState {
     let link: ElectrumLink
     let client: ElectrumClient
     private var followed: [String: Followed] = [:]
+    /// Where the next re-check slice starts, in scripthash order.
+    private var cursor = ""
 
     init(link: ElectrumLink, client: ElectrumClient) {
         self.link = link
@@ -89,6 +91,22 @@ actor ElectrumPushState {
         entry.status = status
         entry.history = history
         followed[scripthash] = entry
+        return events
+    }
+
+    /// Re-subscribes the next `count` scripthashes (a rotating slice, in scripthash order) and treats each status
+    /// answered as a notification: servers can miss one at a block boundary, and re-subscribing costs one request.
+    func recheck(count: Int) async throws -> [PushEvent] {
+        let sorted = followed.keys.sorted()
+        guard !sorted.isEmpty else { return [] }
+        let start = sorted.firstIndex { $0 > cursor } ?? 0
+        let slice = (0..<min(count, sorted.count)).map { sorted[(start + $0) % sorted.count] }
+        cursor = slice.last ?? ""
+        var events: [PushEvent] = []
+        for scripthash in slice {
+            let status = try await call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+            events += try await changed(scripthash, status: status)
+        }
         return events
     }
 

@@ -45,14 +45,21 @@ struct ElectrumPushTests {
                 events.all.contains(.newBlock(height: mined[0].height, hash: mined[0].hash))
                     && events.all.contains(.addressTx(address: payee, txid: txid, deltaSat: nil, confirmed: true))
             }
-            await simnet.resetStats()
-            followed.withLock { $0.append(later) }
-            try await eventually("the new address subscribed at a recheck") {
-                await simnet.stats().families[.electrum]?.endpoints["blockchain.scripthash.subscribe"] == 1
+            // Whether the recheck subscribes it before or after the payment (its history then read quietly), the
+            // confirmation changes its status.
+            func subscribes() async -> Int {
+                await simnet.stats().families[.electrum]?.endpoints["blockchain.scripthash.subscribe"] ?? 0
             }
+            followed.withLock { $0.append(later) }
+            let baseline = await subscribes()
             let second = try await simnet.pay(to: later, amountSat: 30_000)
-            try await eventually("the new address's payment") {
-                events.all.contains(.addressTx(address: later, txid: second, deltaSat: nil, confirmed: false))
+            // A recheck round subscribes new addresses first, then re-checks a slice: past the one re-check a round
+            // under way may add, the next subscription is the new address's.
+            try await eventually("the new address followed") { await subscribes() >= baseline + 2 }
+            let confirming = try await simnet.mine(count: 1)
+            try await eventually("the new address's payment confirmed") {
+                events.all.contains(.addressTx(address: later, txid: second, deltaSat: nil, confirmed: true))
+                    && events.all.contains(.newBlock(height: confirming[0].height, hash: confirming[0].hash))
             }
             // Nothing else was reported for the payee: one event per change, none for unchanged statuses.
             let payeeEvents = events.all.filter {
@@ -111,6 +118,36 @@ extension ElectrumPushTests {
             } throws: { error in
                 guard case .badRequest(_, let detail) = error as? ProviderError else { return false }
                 return detail.contains("Subscription limit reached") && detail.contains("max_subs_per_ip")
+            }
+        }
+    }
+}
+
+extension ElectrumPushTests {
+    @Test("a notification the server misses is caught by the re-check after the next header")
+    func missedNotification() async throws {
+        var configuration = SimnetConfiguration(seed: 14, txsPerBlock: 8)
+        configuration.electrumPort = 0
+        try await Simnet.with(configuration) { simnet in
+            let provider = try ElectrumContractTests.provider(simnet, pushAddresses: 10)
+            var push = try #require(provider.push as? ElectrumPush)
+            push.recheckInterval = .seconds(3600)
+            let payee = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+            let events = Events()
+            let following = Task { [push] in
+                try await push.follow(addresses: { [payee] }, onEvent: { events.append($0) })
+            }
+            defer { following.cancel() }
+            try await eventually("subscribed") { events.all.contains(.subscribed) }
+            await simnet.setElectrumSettings(ElectrumSettings(dropNotifications: 1))
+            let txid = try await simnet.pay(to: payee, amountSat: 25_000)
+            #expect(await simnet.electrumSettings().dropNotifications == 0)
+            #expect(!events.all.contains { if case .addressTx = $0 { true } else { false } })
+            // The block confirms it: its header makes the push re-subscribe, which finds the status moved.
+            let mined = try await simnet.mine(count: 1)
+            try await eventually("the block and the payment, found by the re-check") {
+                events.all.contains(.newBlock(height: mined[0].height, hash: mined[0].hash))
+                    && events.all.contains(.addressTx(address: payee, txid: txid, deltaSat: nil, confirmed: true))
             }
         }
     }
