@@ -433,7 +433,7 @@ let package = Package(
             "ElectrumAdapterTests",
             [
                 "ElectrumAdapter", "WatcherBitcoin", "WatcherCore", "WatcherJSON", "WatcherSimnet",
-                "WatcherTestSupport", "WatcherTesting",
+                "WatcherTestSupport", "WatcherTesting", .nioCore, .nioPosix,
             ],
             // Real Electrum protocol exchanges the simnet's Electrum face is checked against (Fixtures/SOURCES.md).
             resources: [.copy("Fixtures")]
