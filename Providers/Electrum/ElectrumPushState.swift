@@ -83,8 +83,11 @@ actor ElectrumPushState {
     /// A status notification: when the status moved, the history is read again and each transaction that is new
     /// or at another height is reported.
     func changed(_ scripthash: String, status: String?) async throws -> [PushEvent] {
-        guard var entry = followed[scripthash], entry.status != status else { return [] }
+        guard let before = followed[scripthash], before.status != status else { return [] }
         let history = status == nil ? [:] : try await self.history(scripthash)
+        // The read suspended this actor: a notification and a re-check of the same change may both have got here.
+        // Only the first to come back applies it.
+        guard var entry = followed[scripthash], entry.status != status else { return [] }
         let events = history.filter { entry.history[$0.key] != $0.value }.sorted { $0.key < $1.key }.map {
             PushEvent.addressTx(address: entry.address, txid: $0.key, deltaSat: nil, confirmed: $0.value > 0)
         }
