@@ -8,7 +8,7 @@ let swiftSettings: [SwiftSetting] = [
 
 /// The built-in provider adapters (`Providers/`, one target each).
 let adapters: [Target.Dependency] = [
-    "BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "BitcoindAdapter",
+    "BlockbookAdapter", "RawAddrAdapter", "CoinDeskAdapter", "JSONPriceAdapter", "BitcoindAdapter", "ElectrumAdapter",
 ]
 
 let package = Package(
@@ -159,6 +159,7 @@ let package = Package(
                 .hummingbirdWebSocket,
                 .nioWebSocket,
                 .nioCore,
+                .nioPosix,
                 .logging,
                 .serviceLifecycle,
             ]
@@ -175,6 +176,11 @@ let package = Package(
             "BitcoindAdapter",
             ["WatcherJSON", "WatcherCore", "WatcherBitcoin", "WatcherHTTP", "WatcherZMQ", .httpTypes],
             path: "Providers/Bitcoind"
+        ),
+        library(
+            "ElectrumAdapter",
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .nioCore, .nioPosix],
+            path: "Providers/Electrum"
         ),
         library(
             "RawAddrAdapter",
@@ -421,6 +427,15 @@ let package = Package(
                 "WatcherJSON", "WatcherPlugins", "WatcherSimnet", "WatcherTestSupport", "WatcherTesting", "WatcherZMQ",
                 "watcher", .httpTypes, .hummingbird,
             ],
+            resources: [.copy("Fixtures")]
+        ),
+        tests(
+            "ElectrumAdapterTests",
+            [
+                "ElectrumAdapter", "WatcherBitcoin", "WatcherCore", "WatcherJSON", "WatcherSimnet",
+                "WatcherTestSupport", "WatcherTesting", .nioCore, .nioPosix,
+            ],
+            // Real Electrum protocol exchanges the simnet's Electrum face is checked against (Fixtures/SOURCES.md).
             resources: [.copy("Fixtures")]
         ),
         tests(

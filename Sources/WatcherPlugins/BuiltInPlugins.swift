@@ -1,6 +1,7 @@
 import BitcoindAdapter
 import BlockbookAdapter
 import CoinDeskAdapter
+import ElectrumAdapter
 import JSONPriceAdapter
 import RawAddrAdapter
 import WatcherConfiguration
@@ -9,7 +10,7 @@ import WatcherPostgres
 import WatcherSinks
 
 extension PluginRegistry {
-    /// Every plugin compiled into this build: the five provider adapters and the four sinks. The CLI starts from
+    /// Every plugin compiled into this build: the six provider adapters and the four sinks. The CLI starts from
     /// it (an out-of-tree build registers its own on top, `WatcherCommand.main(providers:sinks:)`), and so does the
     /// config fuzzer, so that every plugin's options are fuzzed.
     public static var builtIn: PluginRegistry {
@@ -19,6 +20,7 @@ extension PluginRegistry {
         registry.register(CoinDeskPlugin.self)
         registry.register(JSONPricePlugin.self)
         registry.register(BitcoindPlugin.self)
+        registry.register(ElectrumPlugin.self)
         registry.register(sink: StdoutSinkPlugin.self)
         registry.register(sink: FileSinkPlugin.self)
         registry.register(sink: WebhookSinkPlugin.self)

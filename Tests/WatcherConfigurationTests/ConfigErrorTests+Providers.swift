@@ -61,20 +61,31 @@ extension ConfigErrorTests {
             json: config(providers: #"[{"id": "x", "type": "esplora"}]"#),
             path: "providers[0].type",
             message:
-                #"unknown provider type "esplora"; known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
+                #"unknown provider type "esplora"; known types: bitcoind, blockbook, coindesk, electrum, json-price, rawaddr"#
         ),
         Case(
             name: "provider type typo",
             json: config(providers: #"[{"id": "x", "type": "blockbok", "options": {"url": "https://x.example"}}]"#),
             path: "providers[0].type",
             message:
-                #"unknown provider type "blockbok"; did you mean "blockbook"? Known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
+                #"unknown provider type "blockbok"; did you mean "blockbook"? Known types: bitcoind, blockbook, coindesk, electrum, json-price, rawaddr"#
         ),
         Case(
             name: "sink type used as provider",
             json: config(providers: #"[{"id": "x", "type": "stdout"}]"#),
             path: "providers[0].type",
-            message: #"unknown provider type "stdout"; known types: bitcoind, blockbook, coindesk, json-price, rawaddr"#
+            message:
+                #"unknown provider type "stdout"; known types: bitcoind, blockbook, coindesk, electrum, json-price, rawaddr"#
+        ),
+        Case(
+            name: "electrum over ssl",
+            json: config(
+                providers: #"[{"id": "el", "type": "electrum", "options": {"url": "ssl://el.example:50002"}}]"#
+            ),
+            path: "providers[0].options.url",
+            message:
+                "'ssl://el.example:50002': TLS (ssl://) is not supported yet; use tcp:// to a local server, or put "
+                + "a TLS-terminating proxy (stunnel, nginx stream, Tor) in front and connect to it over tcp://"
         ),
         Case(
             name: "ftp url",

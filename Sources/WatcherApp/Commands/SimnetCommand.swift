@@ -69,6 +69,18 @@ struct SimnetCommand: AsyncParsableCommand {
     )
     var zmqPort: Int?
 
+    @Option(
+        name: .customLong("electrum-port"),
+        help: "Serve the Electrum protocol (JSON-RPC lines over TCP) on <host>:N (0: any free port); off if unset."
+    )
+    var electrumPort: Int?
+
+    @Option(
+        name: .customLong("electrum-personality"),
+        help: "The Electrum server imitated: electrs (protocol 1.4) or fulcrum (1.4-1.6, subscription cap)."
+    )
+    var electrumPersonality = "electrs"
+
     func validate() throws {
         _ = try parsedInterval()
         _ = try parsedRateLimits()
@@ -77,6 +89,10 @@ struct SimnetCommand: AsyncParsableCommand {
         if let zmqPort, !(0...65_535).contains(zmqPort) {
             throw ValidationError("--zmq-port must be within 0...65535.")
         }
+        if let electrumPort, !(0...65_535).contains(electrumPort) {
+            throw ValidationError("--electrum-port must be within 0...65535.")
+        }
+        _ = try parsedPersonality()
         guard (1...100_000).contains(txsPerBlock) else {
             throw ValidationError("--txs-per-block must be within 1...100000.")
         }
@@ -97,6 +113,8 @@ struct SimnetCommand: AsyncParsableCommand {
         configuration.cookieFile = cookieFile
         configuration.txindex = txindex
         configuration.zmq = zmqPort.map { "tcp://\(host):\($0 == 0 ? "*" : String($0))" }
+        configuration.electrumPort = electrumPort
+        configuration.electrum.personality = try parsedPersonality()
         let simnet = Simnet(configuration: configuration)
         var logger = Logger(label: "watcher.simnet")
         logger.logLevel = .warning
@@ -118,6 +136,14 @@ struct SimnetCommand: AsyncParsableCommand {
             throw ValidationError("--block-interval must look like 10s, 1m or 0.")
         }
         return interval
+    }
+
+    private func parsedPersonality() throws -> ElectrumSettings.Personality {
+        guard let personality = ElectrumSettings.Personality(rawValue: electrumPersonality) else {
+            let known = ElectrumSettings.Personality.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--electrum-personality must be one of \(known).")
+        }
+        return personality
     }
 
     private func parsedAuth() throws -> (String, String) {
@@ -160,6 +186,10 @@ struct SimnetCommand: AsyncParsableCommand {
         let cookie = node.cookieFile.map { ", cookie \($0)" } ?? ""
         lines.append("bitcoind JSON-RPC: POST \(base)/ as \(node.rpcUser)\(cookie); REST under \(base)/rest/")
         if let zmq = simnet.zmqEndpoint { lines.append("ZMQ: hashblock and sequence on \(zmq)") }
+        if let electrum = simnet.electrumPort {
+            let personality = node.electrum.personality.rawValue
+            lines.append("Electrum (\(personality)): tcp://\(node.host):\(electrum)")
+        }
         lines.append("try: curl \(base)/api/v2/block-index/  or  curl \(base)/control/addresses  (Ctrl-C stops)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

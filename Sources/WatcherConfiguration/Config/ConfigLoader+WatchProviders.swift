@@ -62,6 +62,16 @@ extension ConfigLoader {
                 }
                 continue
             }
+            // An address index without block contents (an Electrum server, blockchain.info): a scan is polled.
+            if kind == .address || kind == .wallet, strategy == .scan, missing.isEmpty,
+                !provider.chainCapabilities.isSuperset(of: .blockScan)
+            {
+                context.warning(
+                    reader.path.key("strategy"),
+                    "\(name) serves no block transactions, so it cannot scan blocks: the watch is polled instead "
+                        + "(write \"poll\" or \"auto\", or put a bitcoind or blockbook provider first)"
+                )
+            }
             if !missing.isEmpty {
                 context.error(
                     path,

@@ -74,10 +74,13 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/bitcoind"): return try node(body)
             case ("GET", "/control/zmq"): return zmq()
             case ("POST", "/control/zmq"): return try zmq(body)
+            case ("GET", "/control/electrum"): return electrum()
+            case ("POST", "/control/electrum"): return try electrum(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
                 (_, "/control/replace"), (_, "/control/evict"),
                 (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
-                (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"), (_, "/control/zmq"):
+                (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"), (_, "/control/zmq"),
+                (_, "/control/electrum"):
                 return Self.error("method \(method) not allowed", status: 405)
             default:
                 return Self.error("unknown control endpoint \(path)", status: 404)
@@ -99,7 +102,7 @@ struct ControlRouter: Sendable {
         .object([.init("height", .integer(block.height)), .init("hash", .string(block.hash))])
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(body.isEmpty ? Array("{}".utf8) : body))
     }
 
@@ -165,7 +168,9 @@ struct ControlRouter: Sendable {
 
     private func family(_ text: String) throws -> ProviderFamily {
         guard let family = ProviderFamily(rawValue: text) else {
-            throw BadRequest(message: "unknown family \(text) (blockbook, rawaddr, coindesk, coinbase, bitcoind)")
+            throw BadRequest(
+                message: "unknown family \(text) (blockbook, rawaddr, coindesk, coinbase, bitcoind, electrum)"
+            )
         }
         return family
     }

@@ -12,6 +12,8 @@ struct DataRouter: Sendable {
         case .coinbase: coinbase(path: path)
         // The node face reads the body and answers in SimnetResponder; nothing reaches here.
         case .bitcoind: FamilyErrors.notFound(.bitcoind)
+        // The Electrum face is TCP, not HTTP.
+        case .electrum: FamilyErrors.notFound(.electrum)
         }
     }
 

@@ -11,7 +11,7 @@ enum FamilyErrors {
         case .coindesk: .text("Rate limit exceeded", status: 429)
         case .coinbase:
             PriceRenderer.coinbaseError(id: "rate_limit_exceeded", message: "Too many requests", status: 429)
-        case .bitcoind: .text("Too Many Requests", status: 429)
+        case .bitcoind, .electrum: .text("Too Many Requests", status: 429)
         }
     }
 
@@ -24,7 +24,7 @@ enum FamilyErrors {
         case .coinbase:
             PriceRenderer.coinbaseError(id: "internal_server_error", message: "Internal server error", status: status)
         case .bitcoind where status == 503: workQueueFull
-        case .bitcoind:
+        case .bitcoind, .electrum:
             SimReply(
                 status: status,
                 contentType: "application/json",
@@ -39,7 +39,7 @@ enum FamilyErrors {
     static func notFound(_ family: ProviderFamily) -> SimReply {
         switch family {
         case .blockbook, .rawaddr, .coindesk: .text("Not Found", status: 404)
-        case .bitcoind: SimReply(status: 404, contentType: "text/html; charset=ISO-8859-1", body: [])
+        case .bitcoind, .electrum: SimReply(status: 404, contentType: "text/html; charset=ISO-8859-1", body: [])
         case .coinbase: PriceRenderer.coinbaseError(id: "not_found", message: "Not found", status: 404)
         }
     }
@@ -66,7 +66,7 @@ enum FamilyErrors {
             )
         case .coinbase:
             return .json(.object([.init("data", .array([]))]))
-        case .bitcoind:
+        case .bitcoind, .electrum:
             return .json(.object([.init("result", .array([])), .init("error", .null), .init("id", .null)]))
         }
     }

@@ -128,6 +128,24 @@ extension Simnet {
         engine.node.set(settings)
     }
 
+    /// The Electrum face's personality and switches.
+    public func electrumSettings() async -> ElectrumSettings {
+        engine.electrum.currentSettings
+    }
+
+    /// Sets the Electrum face's personality and switches; sessions already open keep their negotiated version.
+    public func setElectrumSettings(_ settings: ElectrumSettings) async {
+        engine.electrum.set(settings)
+    }
+
+    /// Closes every open Electrum connection (`POST /control/electrum {"dropConnections": true}`).
+    public func dropElectrumConnections() {
+        engine.electrum.dropConnections()
+    }
+
+    /// How many Electrum clients are connected.
+    public var electrumConnections: Int { engine.electrum.connectionCount }
+
     /// The password of the cookie user `__cookie__` (what ``SimnetConfiguration/cookieFile`` holds).
     public var rpcCookie: String { engine.node.credentials.cookie }
 

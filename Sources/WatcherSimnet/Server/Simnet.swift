@@ -131,10 +131,20 @@ public final class Simnet: Service {
             }
         }
         defer { engine.zmq.close() }
+        if let port = configuration.electrumPort {
+            do {
+                _ = try await engine.electrum.bind(host: configuration.host, port: port, engine: engine)
+            } catch {
+                didStop("cannot bind the Electrum port \(port): \(error)")
+                throw error
+            }
+        }
         do {
             try await serviceGroup.run()
+            await engine.electrum.close()
             didStop("the server finished")
         } catch {
+            await engine.electrum.close()
             didStop("\(error)")
             throw error
         }
@@ -169,6 +179,9 @@ public final class Simnet: Service {
 
     /// The ZMQ endpoint publishing `hashblock` and `sequence`, with its port; `nil` when ZMQ is off or not bound yet.
     public var zmqEndpoint: String? { engine.zmq.endpoint }
+
+    /// The Electrum face's port; `nil` when it is off.
+    public var electrumPort: Int? { engine.electrum.port }
 
     /// `http://<host>:<port>`, the root of every endpoint.
     public var baseURL: String {

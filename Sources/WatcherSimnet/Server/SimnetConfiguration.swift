@@ -38,6 +38,11 @@ public struct SimnetConfiguration: Sendable {
     /// port, read back from ``Simnet/zmqEndpoint``); `nil` (the default) publishes nothing and `getzmqnotifications`
     /// answers `[]`.
     public var zmq: String?
+    /// The port of the Electrum face (newline-delimited JSON-RPC over TCP on ``host``; `0` picks a free one, read
+    /// back from ``Simnet/electrumPort``); `nil` (the default) serves none.
+    public var electrumPort: Int?
+    /// The Electrum face's personality and switches at start.
+    public var electrum = ElectrumSettings()
 
     /// Creates a configuration.
     /// - Parameters:

@@ -22,10 +22,13 @@ final class SimnetEngine: Sendable {
     let node: NodeState
     /// The Bitcoin Core face's ZMQ publisher (off until the simnet binds it).
     let zmq = SimnetZMQ()
+    /// The Electrum face (off until the simnet binds it).
+    let electrum: SimnetElectrum
 
     init(configuration: SimnetConfiguration) {
         clock = configuration.clock
         node = NodeState(configuration: configuration)
+        electrum = SimnetElectrum(settings: configuration.electrum)
         hub = PushHub(limits: configuration.websocketLimits, clock: configuration.clock)
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
         prices.updatedAt = configuration.clock.unixSeconds
@@ -67,6 +70,7 @@ final class SimnetEngine: Sendable {
         }
         hub.publish(blocks: blocks.map { ($0.height, $0.hash) })
         hub.publish(transactions: entered)
+        electrum.chainChanged(engine: self)
         return blocks
     }
 
@@ -83,6 +87,7 @@ final class SimnetEngine: Sendable {
             return (tx, Self.pushed([tx.txid], world.chain))
         }
         hub.publish(transactions: pushed)
+        electrum.chainChanged(engine: self)
         return tx
     }
 
@@ -95,7 +100,8 @@ final class SimnetEngine: Sendable {
     }
 
     func reorg(depth: Int) throws(ChainModel.Failure) -> [ReorgedBlock] {
-        try world.withLock { world throws(ChainModel.Failure) in
+        defer { electrum.chainChanged(engine: self) }
+        return try world.withLock { world throws(ChainModel.Failure) in
             let waiting = world.chain.mempool
             let replaced = try world.chain.reorg(depth: depth)
             if zmq.isOn {
@@ -128,6 +134,7 @@ final class SimnetEngine: Sendable {
             return (tx, Self.pushed([tx.txid], world.chain))
         }
         hub.publish(transactions: pushed)
+        electrum.chainChanged(engine: self)
         return tx
     }
 

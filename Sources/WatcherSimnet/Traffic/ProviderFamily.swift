@@ -10,6 +10,8 @@ public enum ProviderFamily: String, Sendable, Hashable, CaseIterable, Codable {
     case coinbase
     /// Bitcoin Core: JSON-RPC at `POST /` and REST under `/rest/`.
     case bitcoind
+    /// The Electrum protocol over TCP (``SimnetConfiguration/electrumPort``); endpoints are method names.
+    case electrum
 
     /// The family serving `path`, `nil` for paths outside every family.
     public init?(path: String) {

@@ -1,0 +1,108 @@
+import WatcherBitcoin
+import WatcherCore
+import WatcherJSON
+
+/// Reading the server's answers: histories, raw transactions and headers, each checked before use.
+extension ElectrumProvider {
+    /// One `get_history` entry.
+    struct HistoryEntry: Sendable, Hashable {
+        var txHash: String
+        /// `> 0` confirmed at that height, `0` in the mempool, `-1` in the mempool with unconfirmed parents.
+        var height: Int
+        var fee: Int64?
+    }
+
+    /// The scriptPubKey of a followed address, refused when it does not decode.
+    func scriptPubKey(_ address: String) throws -> [UInt8] {
+        guard let script = BitcoinAddress.scriptPubKey(fromAddress: address) else {
+            throw ProviderError.badRequest(provider: id, detail: "'\(address)' is not a Bitcoin address")
+        }
+        return script
+    }
+
+    func scripthash(_ address: String) throws -> String {
+        ElectrumHash.scripthash(scriptPubKey: try scriptPubKey(address))
+    }
+
+    /// The address a script pays, on the provider's network; `nil` for scripts without one.
+    func addressText(_ script: [UInt8]) -> String? {
+        BitcoinAddress(scriptPubKey: script, network: network)?.string
+    }
+
+    /// `get_history`, in the server's order (confirmed by height, then the mempool).
+    func history(_ scripthash: String, address: String) async throws -> [HistoryEntry] {
+        let result = try await link.call("blockchain.scripthash.get_history", [.string(scripthash)])
+        guard let items = result.arrayValue else {
+            throw invalid("get_history of \(address) answered \(Self.clip(result)), not an array")
+        }
+        return try items.map { item in
+            guard let txid = item["tx_hash"]?.stringValue, Hash256(displayHex: txid) != nil,
+                let height = item["height"].flatMap(Self.int)
+            else { throw invalid("get_history of \(address) has the entry \(Self.clip(item))") }
+            return HistoryEntry(txHash: txid.lowercased(), height: height, fee: item["fee"].flatMap(Self.int64))
+        }
+    }
+
+    /// A transaction by txid, raw from the server (or the cache) and decoded; its hash must be the txid.
+    func transaction(raw txid: String) async throws -> Transaction {
+        if let cached = cache.transaction(txid) { return cached }
+        let result = try await link.call("blockchain.transaction.get", [.string(txid)])
+        guard let hex = result.stringValue else {
+            throw invalid("transaction.get \(txid) answered \(Self.clip(result)), not hex")
+        }
+        let tx: Transaction
+        do {
+            tx = try Transaction(hex: hex)
+        } catch {
+            throw invalid("transaction.get \(txid): \(error)")
+        }
+        guard tx.txid.displayHex == txid else {
+            throw invalid("transaction.get \(txid) gave a transaction hashing to \(tx.txid.displayHex)")
+        }
+        cache.store(tx, txid: txid)
+        return tx
+    }
+
+    /// The header at `height`: from the cache unless `fresh`, else `blockchain.block.header`.
+    func header(at height: Int, fresh: Bool) async throws -> ElectrumCache.Header {
+        if !fresh, let cached = cache.header(at: height) { return cached }
+        let result = try await link.call("blockchain.block.header", [.number(String(height))])
+        guard let hex = result.stringValue else {
+            throw invalid("block.header \(height) answered \(Self.clip(result)), not hex")
+        }
+        return try header(hex: hex, height: height, what: "block.header \(height)")
+    }
+
+    /// Parses and hashes an 80-byte header, and remembers it.
+    func header(hex: String, height: Int, what: String) throws -> ElectrumCache.Header {
+        let parsed: RawBlockHeader
+        do {
+            parsed = try RawBlockHeader(hex: hex)
+        } catch {
+            throw invalid("\(what): \(error)")
+        }
+        let header = ElectrumCache.Header(height: height, hash: parsed.hash.displayHex, header: parsed)
+        cache.store(header)
+        return header
+    }
+
+    func invalid(_ detail: String) -> ProviderError {
+        .invalidResponse(provider: id, detail: detail)
+    }
+
+    static func int(_ value: JSONValue) -> Int? {
+        if case .number(let text) = value { return Int(text) }
+        return nil
+    }
+
+    static func int64(_ value: JSONValue) -> Int64? {
+        if case .number(let text) = value { return Int64(text) }
+        return nil
+    }
+
+    /// A value for an error message, cut to 200 characters.
+    static func clip(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import WatcherBitcoin
+import WatcherCore
+import WatcherJSON
+
+/// A `ChainProvider` over one Electrum server (electrs, Fulcrum, ElectrumX): tip and headers, address summaries
+/// and histories by scripthash, transactions as raw hex decoded locally. The protocol has no block contents, so no
+/// block transaction pages.
+public struct ElectrumProvider: ChainProvider {
+    public let id: String
+    public var capabilities: ChainCapabilities {
+        [.status, .tip, .block, .address, .addressTransactions, .transaction]
+    }
+    let link: ElectrumLink
+    let cache = ElectrumCache()
+    let network: BitcoinAddress.Network
+    let expectedGenesis: String?
+
+    /// The push connection's capacity (`nil`: push off).
+    let pushAddresses: Int?
+
+    init(
+        id: String,
+        endpoint: ElectrumEndpoint,
+        chain: String?,
+        timeout: Duration,
+        maxLineLength: Int,
+        pushAddresses: Int? = nil
+    ) {
+        self.pushAddresses = pushAddresses
+        self.id = id
+        self.network = ElectrumChain.network(chain)
+        self.expectedGenesis = ElectrumChain.genesis(chain)
+        self.link = ElectrumLink(
+            provider: id,
+            endpoint: endpoint,
+            expectedGenesis: expectedGenesis,
+            timeout: timeout,
+            maxLineLength: maxLineLength
+        )
+    }
+
+    public var push: (any ChainPushing)? {
+        pushAddresses.map { ElectrumPush(maxAddresses: $0, link: link) }
+    }
+
+    public func health() async throws -> ProviderHealth {
+        do {
+            let tip = try await tip()
+            return ProviderHealth(isHealthy: true, bestHeight: tip.height)
+        } catch let error as ProviderError {
+            return ProviderHealth(isHealthy: false, reason: error.description)
+        }
+    }
+
+    public func tip() async throws -> BlockRef {
+        let result = try await link.call("blockchain.headers.subscribe")
+        guard let height = result["height"].flatMap(Self.int), let hex = result["hex"]?.stringValue else {
+            throw invalid("headers.subscribe answered \(Self.clip(result)), not {height, hex}")
+        }
+        let previous = cache.header(at: height - 1)
+        let replaced = cache.header(at: height)
+        let tip = try header(hex: hex, height: height, what: "the tip header")
+        // Another branch: the headers read below the tip may be stale.
+        if replaced.map({ $0.hash != tip.hash }) == true
+            || previous.map({ $0.hash != tip.header.previousBlockHash.displayHex }) == true
+        {
+            cache.dropHeaders(from: max(0, height - 100))
+            cache.store(tip)
+        }
+        return tip.ref
+    }
+
+    public func block(_ id: BlockID) async throws -> BlockHeader {
+        let height: Int
+        switch id {
+        case .height(let h): height = h
+        case .hash(let hash):
+            guard let known = cache.height(of: hash) else {
+                throw ProviderError.notFound(
+                    provider: self.id,
+                    what: "block \(hash) (an Electrum server finds headers by height only; this hash was not seen)"
+                )
+            }
+            height = known
+        }
+        let parsed: ElectrumCache.Header
+        do {
+            parsed = try await header(at: height, fresh: true)
+        } catch ProviderError.badRequest {
+            // Servers answer a height past their tip with a handler error (electrs's code 1).
+            throw ProviderError.notFound(provider: self.id, what: "block \(height)")
+        }
+        if case .hash(let hash) = id, parsed.hash != hash {
+            throw ProviderError.notFound(provider: self.id, what: "block \(hash) (no longer on the server's chain)")
+        }
+        return BlockHeader(
+            hash: parsed.hash,
+            height: height,
+            time: Date(timeIntervalSince1970: TimeInterval(parsed.header.time)),
+            merkleRoot: parsed.header.merkleRoot.displayHex,
+            nonce: parsed.header.nonce,
+            txCount: 0,
+            previousHash: parsed.header.previousBlockHash.displayHex
+        )
+    }
+
+    public func address(_ address: String) async throws -> AddressSummary {
+        let scripthash = try self.scripthash(address)
+        let balance = try await link.call("blockchain.scripthash.get_balance", [.string(scripthash)])
+        guard let confirmed = balance["confirmed"].flatMap(Self.int64),
+            let unconfirmed = balance["unconfirmed"].flatMap(Self.int64)
+        else { throw invalid("get_balance of \(address) answered \(Self.clip(balance))") }
+        let history = try await self.history(scripthash, address: address)
+        let waiting = history.filter { $0.height <= 0 }.count
+        return AddressSummary(
+            address: address,
+            balanceSat: confirmed,
+            totalReceivedSat: nil,
+            totalSentSat: nil,
+            txCount: history.count - waiting,
+            unconfirmedBalanceSat: unconfirmed,
+            unconfirmedTxCount: waiting
+        )
+    }
+
+    public func addressTransactions(_ address: String, limit: Int, after txid: String?) async throws -> [AddressTx] {
+        let script = try scriptPubKey(address)
+        let history = try await self.history(ElectrumHash.scripthash(scriptPubKey: script), address: address)
+        let mine = Dictionary(history.map { ($0.txHash, $0) }, uniquingKeysWith: { first, _ in first })
+        var result: [AddressTx] = []
+        // Newest first: the mempool (listed last), then confirmed from the top.
+        for entry in history.reversed() {
+            if entry.txHash == txid || result.count >= limit { break }
+            let tx = try await transaction(raw: entry.txHash)
+            var delta: Int64 = 0
+            for output in tx.outputs where output.scriptPubKey == script { delta += output.value }
+            // Only a transaction of the address's own history can have paid it: those parents are fetched, no other.
+            for input in tx.inputs {
+                let parentID = input.previousOutput.txid.displayHex
+                guard mine[parentID] != nil else { continue }
+                let parent = try await transaction(raw: parentID)
+                let vout = Int(input.previousOutput.vout)
+                if parent.outputs.indices.contains(vout), parent.outputs[vout].scriptPubKey == script {
+                    delta -= parent.outputs[vout].value
+                }
+            }
+            let confirmed = entry.height > 0 ? try await header(at: entry.height, fresh: false) : nil
+            let unconfirmedParents = tx.inputs.filter {
+                (mine[$0.previousOutput.txid.displayHex]?.height ?? 1) <= 0
+            }.count
+            result.append(
+                AddressTx(
+                    txid: entry.txHash,
+                    blockHeight: confirmed?.height,
+                    blockHash: confirmed?.hash,
+                    time: confirmed.map { Date(timeIntervalSince1970: TimeInterval($0.header.time)) },
+                    deltaSat: delta,
+                    facts: TxFacts(
+                        feeSat: entry.fee,
+                        vsize: tx.vsize,
+                        sequences: tx.inputs.map(\.sequence),
+                        parents: tx.inputs.map { $0.previousOutput.txid.displayHex },
+                        unconfirmedInputs: entry.height == 0 ? 0 : (entry.height < 0 ? max(1, unconfirmedParents) : 0)
+                    )
+                )
+            )
+        }
+        return result
+    }
+
+    public func transaction(_ txid: String) async throws -> ChainTransaction {
+        let tx = try await transaction(raw: txid.lowercased())
+        var inputs: [TxEndpoint] = []
+        var valueIn: Int64 = 0
+        if tx.isCoinbase { inputs.append(TxEndpoint(address: nil, valueSat: 0)) }
+        for input in tx.inputs where !tx.isCoinbase {
+            let parent = try await transaction(raw: input.previousOutput.txid.displayHex)
+            let vout = Int(input.previousOutput.vout)
+            guard parent.outputs.indices.contains(vout) else {
+                throw invalid("transaction \(txid) spends output \(vout) of a parent with \(parent.outputs.count)")
+            }
+            let spent = parent.outputs[vout]
+            valueIn += spent.value
+            inputs.append(TxEndpoint(address: addressText(spent.scriptPubKey), valueSat: spent.value))
+        }
+        let outputs = tx.outputs.map { TxEndpoint(address: addressText($0.scriptPubKey), valueSat: $0.value) }
+        // The raw form has no height: the history of the first output's script places the transaction.
+        var height: Int?
+        if let script = tx.outputs.first(where: { addressText($0.scriptPubKey) != nil })?.scriptPubKey {
+            let scripthash = ElectrumHash.scripthash(scriptPubKey: script)
+            let entries = try await history(scripthash, address: scripthash)
+            height = entries.first { $0.txHash == txid.lowercased() }.flatMap { $0.height > 0 ? $0.height : nil }
+        }
+        let header = try await height.asyncMap { try await self.header(at: $0, fresh: false) }
+        return ChainTransaction(
+            txid: txid.lowercased(),
+            blockHeight: height,
+            blockHash: header?.hash,
+            time: header.map { Date(timeIntervalSince1970: TimeInterval($0.header.time)) },
+            feeSat: tx.isCoinbase ? nil : valueIn - tx.outputs.reduce(0) { $0 + $1.value },
+            inputs: inputs,
+            outputs: outputs
+        )
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

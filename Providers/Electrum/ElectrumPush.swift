@@ -1,0 +1,85 @@
+import WatcherBitcoin
+import WatcherCore
+import WatcherJSON
+
+/// Scripthash and header subscriptions as a ``ChainPushing``, on a connection of its own: every followed address's
+/// scripthash is subscribed (in pipelined batches of 100), and a status change, an opaque token, makes it read the
+/// address's history again and report each transaction that is new or moved (``PushEvent/addressTx(address:txid:deltaSat:confirmed:)``
+/// with no delta: the engine asks the provider). A header notification is a ``PushEvent/newBlock(height:hash:)``.
+/// The address set is compared every 30 s: new addresses are subscribed, dropped ones unsubscribed. After each header
+/// and at each of those checks, a rotating slice of 100 scripthashes is subscribed again and its statuses compared, so
+/// a notification the server missed is caught within a few blocks.
+public struct ElectrumPush: ChainPushing {
+    /// Subscriptions sent at once before waiting for their answers.
+    static let batchSize = 100
+    /// Scripthashes re-subscribed after each header and at each recheck, to catch a missed notification.
+    static let recheckSlice = 100
+
+    public let maxAddresses: Int
+    let link: ElectrumLink
+    /// How often the address set is compared with the subscribed one.
+    var recheckInterval: Duration = .seconds(30)
+
+    /// What the connection hands the follow loop.
+    enum Note: Sendable {
+        case notification(String, [JSONValue])
+        case closed(String)
+    }
+
+    public func follow(
+        addresses: @escaping @Sendable () async -> [String],
+        onEvent: @escaping @Sendable (PushEvent) async -> Void
+    ) async throws {
+        let (notes, sink) = AsyncStream<Note>.makeStream()
+        let (client, _) = try await link.openSession(
+            onNotification: { sink.yield(.notification($0, $1)) },
+            onClose: { reason in
+                sink.yield(.closed(reason))
+                sink.finish()
+            }
+        )
+        defer { client.close() }
+        let state = ElectrumPushState(link: link, client: client)
+        let tip = try await state.call("blockchain.headers.subscribe", [])
+        if let block = state.block(tip) { await onEvent(.newBlock(height: block.height, hash: block.hash)) }
+        try await state.follow(await addresses())
+        await onEvent(.subscribed)
+        let recheck = recheckInterval
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: recheck)
+                    try await state.follow(await addresses())
+                    for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
+                }
+            }
+            group.addTask {
+                for await note in notes {
+                    switch note {
+                    case .closed(let reason):
+                        throw ProviderError.unavailable(
+                            provider: link.provider,
+                            status: nil,
+                            detail: "push connection to \(link.endpoint) closed: \(reason)"
+                        )
+                    case .notification("blockchain.headers.subscribe", let params):
+                        if let header = params.first, let block = state.block(header) {
+                            await onEvent(.newBlock(height: block.height, hash: block.hash))
+                        }
+                        for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
+                    case .notification("blockchain.scripthash.subscribe", let params):
+                        guard params.count == 2, let scripthash = params[0].stringValue else { continue }
+                        for event in try await state.changed(scripthash, status: params[1].stringValue) {
+                            await onEvent(event)
+                        }
+                    case .notification:
+                        continue
+                    }
+                }
+                throw ProviderError.unavailable(provider: link.provider, status: nil, detail: "push connection ended")
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import WatcherBitcoin
+import WatcherCore
+import WatcherJSON
+
+/// The subscriptions of one push connection: for each scripthash its address, the status last seen and the
+/// history read at that status (txid → height), to tell what a change brought.
+actor ElectrumPushState {
+    struct Followed: Sendable {
+        var address: String
+        var status: String?
+        var history: [String: Int]
+    }
+
+    let link: ElectrumLink
+    let client: ElectrumClient
+    private var followed: [String: Followed] = [:]
+    /// Where the next re-check slice starts, in scripthash order.
+    private var cursor = ""
+
+    init(link: ElectrumLink, client: ElectrumClient) {
+        self.link = link
+        self.client = client
+    }
+
+    /// How many scripthashes are subscribed.
+    var count: Int { followed.count }
+
+    nonisolated func call(_ method: String, _ params: [JSONValue]) async throws -> JSONValue {
+        do {
+            return try await client.call(method, params, timeout: link.timeout)
+        } catch {
+            throw link.map(error, method: method)
+        }
+    }
+
+    /// The height and hash of a `{hex, height}` header object.
+    nonisolated func block(_ value: JSONValue) -> (height: Int, hash: String)? {
+        guard let hex = value["hex"]?.stringValue, case .number(let text)? = value["height"], let height = Int(text),
+            let header = try? RawBlockHeader(hex: hex)
+        else { return nil }
+        return (height, header.hash.displayHex)
+    }
+
+    /// Subscribes the addresses not followed yet (their histories read quietly: what they already hold is the
+    /// engine's own sync) and unsubscribes those no longer asked for.
+    func follow(_ addresses: [String]) async throws {
+        var wanted: [String: String] = [:]
+        for address in addresses {
+            guard let script = BitcoinAddress.scriptPubKey(fromAddress: address) else { continue }
+            wanted[ElectrumHash.scripthash(scriptPubKey: script)] = address
+        }
+        let gone = followed.keys.filter { wanted[$0] == nil }
+        for scripthash in gone {
+            followed[scripthash] = nil
+            _ = try? await call("blockchain.scripthash.unsubscribe", [.string(scripthash)])
+        }
+        let new = wanted.filter { followed[$0.key] == nil }.sorted { $0.key < $1.key }
+        var start = 0
+        while start < new.count {
+            let batch = new[start..<min(start + ElectrumPush.batchSize, new.count)]
+            start += ElectrumPush.batchSize
+            let statuses = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+                for (scripthash, _) in batch {
+                    group.addTask {
+                        (
+                            scripthash,
+                            try await self.call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+                        )
+                    }
+                }
+                var result: [String: String?] = [:]
+                for try await (scripthash, status) in group { result[scripthash] = status }
+                return result
+            }
+            for (scripthash, address) in batch {
+                let status = statuses[scripthash] ?? nil
+                let history = status == nil ? [:] : try await self.history(scripthash)
+                followed[scripthash] = Followed(address: address, status: status, history: history)
+            }
+        }
+    }
+
+    /// A status notification: when the status moved, the history is read again and each transaction that is new
+    /// or at another height is reported.
+    func changed(_ scripthash: String, status: String?) async throws -> [PushEvent] {
+        guard let before = followed[scripthash], before.status != status else { return [] }
+        let history = status == nil ? [:] : try await self.history(scripthash)
+        // The read suspended this actor: a notification and a re-check of the same change may both have got here.
+        // Only the first to come back applies it.
+        guard var entry = followed[scripthash], entry.status != status else { return [] }
+        let events = history.filter { entry.history[$0.key] != $0.value }.sorted { $0.key < $1.key }.map {
+            PushEvent.addressTx(address: entry.address, txid: $0.key, deltaSat: nil, confirmed: $0.value > 0)
+        }
+        entry.status = status
+        entry.history = history
+        followed[scripthash] = entry
+        return events
+    }
+
+    /// Re-subscribes the next `count` scripthashes (a rotating slice, in scripthash order) and treats each status
+    /// answered as a notification: servers can miss one at a block boundary, and re-subscribing costs one request.
+    func recheck(count: Int) async throws -> [PushEvent] {
+        let sorted = followed.keys.sorted()
+        guard !sorted.isEmpty else { return [] }
+        let start = sorted.firstIndex { $0 > cursor } ?? 0
+        let slice = (0..<min(count, sorted.count)).map { sorted[(start + $0) % sorted.count] }
+        cursor = slice.last ?? ""
+        var events: [PushEvent] = []
+        for scripthash in slice {
+            let status = try await call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+            events += try await changed(scripthash, status: status)
+        }
+        return events
+    }
+
+    private func history(_ scripthash: String) async throws -> [String: Int] {
+        let result = try await call("blockchain.scripthash.get_history", [.string(scripthash)])
+        var history: [String: Int] = [:]
+        for item in result.arrayValue ?? [] {
+            guard let txid = item["tx_hash"]?.stringValue, case .number(let text)? = item["height"],
+                let height = Int(text)
+            else { continue }
+            history[txid] = height
+        }
+        return history
+    }
+}

@@ -1,0 +1,122 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+import WatcherJSON
+
+/// The simnet's Electrum face: newline-delimited JSON-RPC over plain TCP, served from the same chain as the other
+/// faces, with scripthash and header notifications after every chain change. Off until ``bind(host:port:engine:)``.
+final class SimnetElectrum: Sendable {
+    /// The longest request line read (servers cap theirs; reference nodes.md §2.1).
+    static let maxLineLength = 1 << 20
+
+    private let settings: Mutex<ElectrumSettings>
+    private let book = Mutex(ScripthashBook())
+    private let connections = Mutex<[ObjectIdentifier: ElectrumConnection]>([:])
+    private let listener = Mutex<(any Channel)?>(nil)
+    /// Serializes chain-change publication, so every connection sees changes in order.
+    private let publishing = Mutex(())
+
+    init(settings: ElectrumSettings) {
+        self.settings = Mutex(settings)
+    }
+
+    /// The face's switches.
+    var currentSettings: ElectrumSettings { settings.withLock { $0 } }
+
+    func set(_ new: ElectrumSettings) {
+        settings.withLock { $0 = new }
+    }
+
+    /// Listens on `host:port` (`0`: any free port).
+    /// - Returns: the port bound.
+    func bind(host: String, port: Int, engine: SimnetEngine) async throws -> Int {
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let connection = ElectrumConnection(channel: channel)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(ElectrumLineDecoder(maxLength: Self.maxLineLength))
+                    )
+                    try channel.pipeline.syncOperations.addHandler(
+                        ElectrumHandler(face: self, engine: engine, connection: connection)
+                    )
+                }
+            }
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        listener.withLock { $0 = channel }
+        return channel.localAddress?.port ?? port
+    }
+
+    /// The bound port, `nil` when off.
+    var port: Int? { listener.withLock { $0?.localAddress?.port } }
+
+    /// Stops listening and closes every connection.
+    func close() async {
+        let channel = listener.withLock { listener in
+            defer { listener = nil }
+            return listener
+        }
+        try? await channel?.close()
+        let open = connections.withLock { $0.values }
+        for connection in open { try? await connection.channel.close() }
+    }
+
+    /// How many clients are connected.
+    var connectionCount: Int { connections.withLock { $0.count } }
+
+    /// Closes every client connection (the listener stays), as a server restart or a network cut does.
+    func dropConnections() {
+        for connection in connections.withLock({ Array($0.values) }) { connection.channel.close(promise: nil) }
+    }
+
+    func add(_ connection: ElectrumConnection) {
+        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+    }
+
+    func remove(_ connection: ElectrumConnection) {
+        connections.withLock { $0[ObjectIdentifier(connection)] = nil }
+    }
+
+    /// Answers one request line on `connection`, counting each method in the `electrum` family's statistics.
+    func answer(_ line: [UInt8], on connection: ElectrumConnection, engine: SimnetEngine) {
+        guard let parsed = try? JSONValue.parse(line) else {
+            _ = engine.admit(family: .electrum, path: "/", endpoints: ["(unparseable)"])
+            connection.send([ElectrumSession.envelope(id: .null, .failure(.parse))])
+            return
+        }
+        let methods = (parsed.arrayValue ?? [parsed]).map { $0["method"]?.stringValue ?? "(no method)" }
+        _ = engine.admit(family: .electrum, path: methods.first ?? "/", endpoints: methods)
+        let world = self.world(engine.snapshot().chain)
+        let settings = currentSettings
+        connection.session.withLock { session in
+            let reply = session.reply(to: parsed, world: world, settings: settings)
+            connection.send(reply.json.map { [$0] } ?? [], close: reply.close)
+        }
+    }
+
+    /// Sends every connection the notifications the chain's latest state owes it.
+    func chainChanged(engine: SimnetEngine) {
+        publishing.withLock { _ in
+            let open = connections.withLock { Array($0.values) }
+            guard !open.isEmpty else { return }
+            let world = self.world(engine.snapshot().chain)
+            var settings = currentSettings
+            for connection in open {
+                connection.session.withLock { session in
+                    connection.send(session.notifications(world: world, settings: &settings))
+                }
+            }
+            let remaining = settings.dropNotifications
+            self.settings.withLock { $0.dropNotifications = min($0.dropNotifications, remaining) }
+        }
+    }
+
+    private func world(_ chain: ChainModel) -> ElectrumWorld {
+        ElectrumWorld(chain: chain) { [self] scripthash in
+            self.book.withLock { $0.address(scripthash, in: chain) }
+        }
+    }
+}

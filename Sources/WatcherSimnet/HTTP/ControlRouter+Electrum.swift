@@ -1,0 +1,54 @@
+import Foundation
+import WatcherCore
+import WatcherJSON
+
+/// `/control/electrum`: the Electrum face's personality and switches.
+extension ControlRouter {
+    private struct ElectrumRequest: Decodable {
+        var personality: String?
+        var maxSubscriptions: Int?
+        var duplicateNotifications: Bool?
+        var dropNotifications: Int?
+        var dropConnections: Bool?
+    }
+
+    /// `{"personality": "fulcrum", "maxSubscriptions": 2, "duplicateNotifications": true, "dropNotifications": 1,
+    /// "dropConnections": true}`, each optional; `dropConnections` closes every open Electrum connection.
+    func electrum(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(ElectrumRequest.self, body)
+        var settings = engine.electrum.currentSettings
+        if let name = request.personality {
+            guard let personality = ElectrumSettings.Personality(rawValue: name) else {
+                let known = ElectrumSettings.Personality.allCases.map(\.rawValue).joined(separator: ", ")
+                throw BadRequest(message: "unknown personality \(name) (\(known))")
+            }
+            settings.personality = personality
+        }
+        if let cap = request.maxSubscriptions {
+            guard cap >= 0 else { throw BadRequest(message: "maxSubscriptions must be 0 or more") }
+            settings.maxSubscriptions = cap
+        }
+        if let duplicate = request.duplicateNotifications { settings.duplicateNotifications = duplicate }
+        if let drop = request.dropNotifications {
+            guard drop >= 0 else { throw BadRequest(message: "dropNotifications must be 0 or more") }
+            settings.dropNotifications = drop
+        }
+        engine.electrum.set(settings)
+        if request.dropConnections == true { engine.electrum.dropConnections() }
+        return electrum()
+    }
+
+    func electrum() -> SimReply {
+        let settings = engine.electrum.currentSettings
+        return .json(
+            .object([
+                .init("port", .integer(engine.electrum.port)),
+                .init("connections", .integer(engine.electrum.connectionCount)),
+                .init("personality", .string(settings.personality.rawValue)),
+                .init("maxSubscriptions", .integer(settings.maxSubscriptions)),
+                .init("duplicateNotifications", .bool(settings.duplicateNotifications)),
+                .init("dropNotifications", .integer(settings.dropNotifications)),
+            ])
+        )
+    }
+}
