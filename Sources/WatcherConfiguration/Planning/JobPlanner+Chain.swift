@@ -293,8 +293,9 @@ extension JobPlanner {
             )
         }
         let followed = addressWatches.reduce(accounts) { $0 + addressCount($1) }
+        let connection = config.provider(provider)?.type == "electrum" ? "scripthash subscriptions" : "websocket"
         var detail =
-            "websocket: new blocks start the tip job at once and replace its polling while connected (a safety "
+            "\(connection): new blocks start the tip job at once and replace its polling while connected (a safety "
             + "poll every \(JobPlan.pushSafetyPoll.configText)); mempool payments of "
         detail +=
             followed > capacity
