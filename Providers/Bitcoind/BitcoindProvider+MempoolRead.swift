@@ -47,6 +47,7 @@ extension BitcoindProvider {
             let vin = try item.node["vin"]?.array() ?? []
             var sequences: [UInt32]? = []
             var parents: [String]? = []
+            var outpoints: [TxOutpoint]? = []
             for (index, input) in vin.enumerated() {
                 if let sequence = input["sequence"] {
                     sequences?.append(UInt32(truncatingIfNeeded: try sequence.int64()))
@@ -55,16 +56,24 @@ extension BitcoindProvider {
                 }
                 guard let parent = input["txid"], let vout = input["vout"] else {
                     parents = nil
+                    outpoints = nil
                     continue
                 }
                 let hash = try decoder.hash(parent)
                 parents?.append(hash)
+                outpoints?.append(TxOutpoint(txid: hash, vout: try vout.int()))
                 if input["prevout"] == nil {
                     spends.append(MempoolSpend(tx: position, input: index, parent: hash, vout: try vout.int()))
                 }
             }
             facts.append(
-                TxFacts(feeSat: nil, vsize: try item.node["vsize"]?.int(), sequences: sequences, parents: parents)
+                TxFacts(
+                    feeSat: nil,
+                    vsize: try item.node["vsize"]?.int(),
+                    sequences: sequences,
+                    parents: parents,
+                    outpoints: outpoints
+                )
             )
         }
         let spent = try await spentOutputs(spends, read: read.map(\.tx))

@@ -151,8 +151,13 @@ struct NodeMempoolTests {
                     "address.tx.unconfirmed",
                     where: WatchShapeTests.has("txid", txid)
                 )
-                // A double spend: the replacement pays an outside address.
-                _ = try await simnet.replace(txid)
+                // A double spend: the replacement pays an outside address. The job asks the node who spends the
+                // payment's inputs once it misses the payment, while the replacement is in the mempool.
+                let asked = await simnet.stats().families[.bitcoind]?.endpoints["gettxspendingprevout"] ?? 0
+                let replacement = try await simnet.replace(txid)
+                try await eventually("the spenders asked about") {
+                    await simnet.stats().families[.bitcoind]?.endpoints["gettxspendingprevout"] ?? 0 > asked
+                }
                 let mined = try await simnet.mine(count: 1)
                 let replaced = try await WatchShapeTests.event(
                     store,
@@ -160,6 +165,8 @@ struct NodeMempoolTests {
                     where: WatchShapeTests.has("txid", txid)
                 )
                 #expect(replaced["data"]?["address"] == .string(Self.followed))
+                #expect(replaced["data"]?["reason"] == .string("replaced"))
+                #expect(replaced["data"]?["replacedBy"] == .string(replacement))
                 try await WatchShapeTests.event(store, "address.balance.changed") {
                     $0["txid"] == .string(txid) && $0["state"] == .string("replaced")
                 }

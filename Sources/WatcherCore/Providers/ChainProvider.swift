@@ -85,6 +85,11 @@ public protocol ChainProvider: Sendable {
     func addressTransactions(_ address: String, limit: Int, after txid: String?) async throws -> [AddressTx]
     /// One transaction.
     func transaction(_ txid: String) async throws -> ChainTransaction
+    /// Transaction `txid` as the provider confirms it in block `hash` at `height` (what another provider claims),
+    /// for ``Agreement``: the provider checks the block its own way (a block-scoped lookup, a merkle proof) and
+    /// answers the transaction with the block it found it in, or throws ``ProviderError/notFound(provider:what:)``.
+    /// Default: ``transaction(_:)``.
+    func confirmation(of txid: String, inBlock hash: String, height: Int) async throws -> ChainTransaction
     /// One page (1-based, up to `pageSize` confirmed transactions) of a whole wallet: `descriptor` as the provider
     /// takes it (an output descriptor or a bare extended key), derived up to the last used address plus `gap` on
     /// each branch.
@@ -139,6 +144,10 @@ extension ChainProvider {
 
     public func transaction(_ txid: String) async throws -> ChainTransaction {
         throw ProviderError.unsupported(provider: id, operation: "transaction")
+    }
+
+    public func confirmation(of txid: String, inBlock hash: String, height: Int) async throws -> ChainTransaction {
+        try await transaction(txid)
     }
 
     public func walletSummary(_ descriptor: String, gap: Int, page: Int, pageSize: Int) async throws -> WalletSummary {

@@ -3,8 +3,14 @@ import WatcherCore
 /// A mempool transaction that left a node's mempool without a block: replaced (RBF, a double spend) or evicted.
 extension AddressReducer {
     /// Forgets the unconfirmed `txid` of the address and announces it gone (`address.tx.replaced`, and its balance
-    /// step). A transaction unknown, or known in a block, changes nothing.
-    static func dropped(_ state: AddressState, txid: String, context: Context) -> (AddressState, [NewEvent]) {
+    /// step), with the reason and replacement the providers' answers about the outputs it spent (`spends`) tell.
+    /// A transaction unknown, or known in a block, changes nothing.
+    static func dropped(
+        _ state: AddressState,
+        txid: String,
+        spends: [TxOutpoint: OutputSpend] = [:],
+        context: Context
+    ) -> (AddressState, [NewEvent]) {
         guard let tx = state.txs[txid], tx.blockHeight == nil else { return (state, []) }
         let before = state
         var state = state
@@ -15,7 +21,8 @@ extension AddressReducer {
             state.summary = summary
         }
         state.updatedAt = context.now
-        var events = [replaced(tx, .unknown, balance: state.summary?.balanceSat, context: context)]
+        let replacement = replacement(of: tx, history: nil, spends: spends)
+        var events = [replaced(tx, replacement, balance: state.summary?.balanceSat, context: context)]
         events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)
     }

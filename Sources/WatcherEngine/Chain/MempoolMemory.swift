@@ -1,4 +1,5 @@
 import Synchronization
+import WatcherCore
 
 /// What the mempool job remembers between rounds, in memory only: the txids it has read (pruned at each whole read
 /// to the mempool's current list, so it never outgrows the node's mempool), and when it last read the whole list.
@@ -11,6 +12,9 @@ final class MempoolMemory: Sendable {
         /// Unconfirmed transactions of followed addresses missing from the list, with the stored tip's height when
         /// first missed.
         var missing: [String: Int] = [:]
+        /// What the providers said, when each was first missed, about who spends the outputs it spent: asked then,
+        /// while a replacement is likely still in the mempool where a node can name it.
+        var spends: [String: [TxOutpoint: OutputSpend]] = [:]
     }
 
     private let state = Mutex(State())
@@ -43,7 +47,26 @@ final class MempoolMemory: Sendable {
                 if since < tipHeight { gone.insert(txid) } else { next[txid] = since }
             }
             state.missing = next
+            state.spends = state.spends.filter { next[$0.key] != nil || gone.contains($0.key) }
             return gone
+        }
+    }
+
+    /// The missing transactions not asked about yet.
+    func unasked(_ missing: Set<String>) -> Set<String> {
+        state.withLock { state in missing.filter { state.spends[$0] == nil } }
+    }
+
+    /// Remembers the answers about the outputs `txid` spent.
+    func remember(_ txid: String, spends: [TxOutpoint: OutputSpend]) {
+        state.withLock { $0.spends[txid] = spends }
+    }
+
+    /// The answers remembered for `txid` (forgotten once it is announced gone).
+    func spends(of txid: String) -> [TxOutpoint: OutputSpend] {
+        state.withLock { state in
+            defer { state.spends[txid] = nil }
+            return state.spends[txid] ?? [:]
         }
     }
 

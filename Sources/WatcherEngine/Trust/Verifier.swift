@@ -33,7 +33,14 @@ struct Verifier: Sendable {
         for id in providers where id != claim?.provider {
             guard Agreement.needed(said, agree: agree) else { break }
             do {
-                let tx = try await context.ask([id], priority) { try await $0.transaction(txid) }
+                let tx = try await context.ask([id], priority) { provider in
+                    // Asked about the claimed block where there is one: a node without txindex finds the
+                    // transaction by block, and an Electrum server proves it with a merkle branch.
+                    guard case .block(let height, let hash?, _) = claim?.answer else {
+                        return try await provider.transaction(txid)
+                    }
+                    return try await provider.confirmation(of: txid, inBlock: hash, height: height)
+                }
                 said.append(Agreement.Said(id, Self.answer(tx, address: address)))
             } catch ProviderError.notFound {
                 said.append(Agreement.Said(id, .notFound))
