@@ -160,34 +160,11 @@ public final class ElectrumClient: Sendable {
 
     /// One line from the server.
     func received(_ line: [UInt8]) {
-        guard let message = try? JSONValue.parse(line), case .object = message else {
-            return drop("a line that is not a JSON object")
+        switch ElectrumMessage.decode(line) {
+        case .invalid(let reason): drop(reason)
+        case .notification(let method, let params): onNotification(method, params)
+        case .reply(let id, let outcome): resolve(id, outcome.mapError { $0 as any Error })
         }
-        let id = message["id"].flatMap { value -> Int? in
-            if case .number(let text) = value { return Int(text) }
-            return nil
-        }
-        if let method = message["method"]?.stringValue {
-            guard message["id"] == nil || message["id"] == .null else {
-                return drop("the server sent a request (\(method))")
-            }
-            onNotification(method, message["params"]?.arrayValue ?? [])
-            return
-        }
-        guard let id else { return drop("a reply without a numeric id") }
-        if let error = message["error"], error != .null {
-            let failure: Failure =
-                switch error {
-                case .string(let text): .server(code: nil, message: text)
-                default:
-                    .server(
-                        code: error["code"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } },
-                        message: error["message"]?.stringValue ?? error.serialized()
-                    )
-                }
-            return resolve(id, .failure(failure))
-        }
-        resolve(id, .success(message["result"] ?? .null))
     }
 
     private func drop(_ reason: String) {

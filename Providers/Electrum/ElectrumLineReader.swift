@@ -15,16 +15,23 @@ struct ElectrumLineReader: ByteToMessageDecoder {
     let maxLength: Int
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let line = try Self.nextLine(&buffer, maxLength: maxLength) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(line))
+        return .continue
+    }
+
+    /// The next complete line of `buffer` (its `\n` consumed), `nil` while the line is not complete.
+    /// - Throws: ``LineTooLong`` when the line (complete or not) is longer than `maxLength`.
+    static func nextLine(_ buffer: inout ByteBuffer, maxLength: Int) throws -> ByteBuffer? {
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             if buffer.readableBytes > maxLength { throw LineTooLong(limit: maxLength) }
-            return .needMoreData
+            return nil
         }
         let length = newline - buffer.readableBytesView.startIndex
         guard length <= maxLength else { throw LineTooLong(limit: maxLength) }
         let line = buffer.readSlice(length: length) ?? ByteBuffer()
         buffer.moveReaderIndex(forwardBy: 1)
-        context.fireChannelRead(wrapInboundOut(line))
-        return .continue
+        return line
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws

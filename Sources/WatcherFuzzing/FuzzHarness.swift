@@ -1,5 +1,6 @@
 import BlockbookAdapter
 import CoinDeskAdapter
+import ElectrumAdapter
 import Foundation
 import JSONPriceAdapter
 import RawAddrAdapter
@@ -32,6 +33,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case descriptor
     /// Extended public keys (Base58Check, BIP32 and SLIP-132 versions).
     case xpub
+    /// A byte stream from an Electrum server: the line reader (with its length cap) and the message decoder
+    /// (replies, notifications, server requests), and a header notification's 80-byte header.
+    case electrum
 
     /// Runs the harness on `bytes`. Errors are expected answers; only a crash is a finding.
     public func run(_ bytes: [UInt8]) {
@@ -45,6 +49,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .webhookSignature: Self.webhookSignature(bytes)
         case .descriptor: Self.descriptor(bytes)
         case .xpub: Self.xpub(bytes)
+        case .electrum: ElectrumMessage.fuzz(bytes)
         }
     }
 
