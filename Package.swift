@@ -41,6 +41,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // TLS to Electrum servers (ssl://), already in the graph through async-http-client.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The simnet's self-signed certificate for its Electrum face over TLS (in the graph through swift-nio-ssl's users).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -160,6 +165,10 @@ let package = Package(
                 .nioWebSocket,
                 .nioCore,
                 .nioPosix,
+                .nioSSL,
+                .x509,
+                .swiftASN1,
+                .crypto,
                 .logging,
                 .serviceLifecycle,
             ]
@@ -179,7 +188,7 @@ let package = Package(
         ),
         library(
             "ElectrumAdapter",
-            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .nioCore, .nioPosix],
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .nioCore, .nioPosix, .nioSSL, .crypto],
             path: "Providers/Electrum"
         ),
         library(
@@ -506,6 +515,9 @@ extension Target.Dependency {
     static var nioCore: Self { .product(name: "NIOCore", package: "swift-nio") }
     static var nioHTTP1: Self { .product(name: "NIOHTTP1", package: "swift-nio") }
     static var nioPosix: Self { .product(name: "NIOPosix", package: "swift-nio") }
+    static var nioSSL: Self { .product(name: "NIOSSL", package: "swift-nio-ssl") }
+    static var x509: Self { .product(name: "X509", package: "swift-certificates") }
+    static var swiftASN1: Self { .product(name: "SwiftASN1", package: "swift-asn1") }
     static var nioWebSocket: Self { .product(name: "NIOWebSocket", package: "swift-nio") }
     static var postgresNIO: Self { .product(name: "PostgresNIO", package: "postgres-nio") }
     static var prometheus: Self { .product(name: "Prometheus", package: "swift-prometheus") }

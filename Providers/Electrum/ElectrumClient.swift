@@ -49,7 +49,7 @@ public final class ElectrumClient: Sendable {
         self.onClose = onClose
     }
 
-    /// Connects over plain TCP.
+    /// Connects over TCP, or over TLS checked as `tls` says.
     /// - Parameters:
     ///   - maxLineLength: the longest line accepted from the server; longer drops the connection.
     ///   - onNotification: called with each notification's method and params, in arrival order.
@@ -58,6 +58,7 @@ public final class ElectrumClient: Sendable {
     public static func connect(
         host: String,
         port: Int,
+        tls: ElectrumTLS? = nil,
         connectTimeout: Duration = .seconds(10),
         maxLineLength: Int = 8 << 20,
         keepAlive: Duration? = nil,
@@ -70,6 +71,7 @@ public final class ElectrumClient: Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(tls.handler(host: host)) }
                     let client = ElectrumClient(channel: channel, onNotification: onNotification, onClose: onClose)
                     box.withLock { $0 = client }
                     try channel.pipeline.syncOperations.addHandler(

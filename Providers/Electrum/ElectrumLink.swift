@@ -98,6 +98,7 @@ actor ElectrumLink {
             client = try await ElectrumClient.connect(
                 host: endpoint.host,
                 port: endpoint.port,
+                tls: endpoint.tls,
                 connectTimeout: timeout,
                 maxLineLength: maxLineLength,
                 keepAlive: .seconds(300),
@@ -149,6 +150,16 @@ actor ElectrumLink {
     }
 
     /// A client failure as the provider's error.
+    /// Why a TLS handshake's certificate check failed, in the terms of the options.
+    static func certificateRefused(_ tls: ElectrumTLS?) -> String {
+        switch tls {
+        case .pin: "TLS: the server's certificate does not match `pin` (a new certificate needs a new pin)"
+        default:
+            "TLS: the server's certificate is not trusted by the system's store (a self-signed one needs "
+                + "\"tls\": \"pin\" with its SHA-256)"
+        }
+    }
+
     nonisolated func map(_ error: any Error, method: String) -> ProviderError {
         if let error = error as? ProviderError { return error }
         guard let failure = error as? ElectrumClient.Failure else {
@@ -172,6 +183,8 @@ actor ElectrumLink {
                 provider: provider,
                 detail: "\(method): error \(code.map(String.init) ?? "-"): \(message)"
             )
+        case .closed(let reason) where reason.contains("CERTIFICATE_VERIFY_FAILED"):
+            return .transport(provider: provider, detail: "\(endpoint): \(Self.certificateRefused(endpoint.tls))")
         case .closed(let reason):
             return .transport(provider: provider, detail: "\(endpoint): \(reason)")
         case .timeout(let after):
@@ -186,36 +199,35 @@ actor ElectrumLink {
 struct ElectrumEndpoint: Sendable, Hashable, CustomStringConvertible {
     var host: String
     var port: Int
+    /// How the certificate is checked: `nil` for `tcp://`, set for `ssl://` (`ca` unless the options say).
+    var tls: ElectrumTLS?
 
-    /// Parses `tcp://host:port`; the problem in words otherwise.
+    /// Parses `tcp://host:port` or `ssl://host:port`; the problem in words otherwise.
     static func parse(_ text: String) -> Result<ElectrumEndpoint, ElectrumEndpointProblem> {
         let lower = text.lowercased()
-        if lower.hasPrefix("ssl://") || lower.hasPrefix("tls://") {
+        let scheme = ["tcp://", "ssl://", "tls://"].first { lower.hasPrefix($0) }
+        guard let scheme else {
             return .failure(
-                ElectrumEndpointProblem(
-                    message: "'\(text)': TLS (ssl://) is not supported yet; use tcp:// to a local server, or put a "
-                        + "TLS-terminating proxy (stunnel, nginx stream, Tor) in front and connect to it over tcp://"
-                )
+                ElectrumEndpointProblem(message: "'\(text)' must look like tcp://host:port or ssl://host:port")
             )
         }
-        guard lower.hasPrefix("tcp://") else {
-            return .failure(ElectrumEndpointProblem(message: "'\(text)' must look like tcp://host:port"))
-        }
-        let rest = text.dropFirst("tcp://".count)
+        let rest = text.dropFirst(scheme.count)
         guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
             (1...65_535).contains(port)
         else {
             return .failure(
-                ElectrumEndpointProblem(message: "'\(text)' needs a port, e.g. tcp://127.0.0.1:50001")
+                ElectrumEndpointProblem(
+                    message: "'\(text)' needs a port, e.g. tcp://127.0.0.1:50001 or ssl://electrum.local:50002"
+                )
             )
         }
         var host = String(rest[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { return .failure(ElectrumEndpointProblem(message: "'\(text)' needs a host")) }
-        return .success(ElectrumEndpoint(host: host, port: port))
+        return .success(ElectrumEndpoint(host: host, port: port, tls: scheme == "tcp://" ? nil : .ca))
     }
 
-    var description: String { "tcp://\(host):\(port)" }
+    var description: String { "\(tls == nil ? "tcp" : "ssl")://\(host):\(port)" }
 }
 
 /// Why an endpoint text is refused.

@@ -4,8 +4,12 @@ import WatcherCore
 public enum ElectrumPlugin: ProviderPlugin {
     /// Options of an `electrum` provider.
     public struct Options: ProviderOptions {
-        /// `tcp://host:port`.
+        /// `tcp://host:port` or `ssl://host:port`.
         public var url: String
+        /// How an `ssl://` server's certificate is checked: `ca`, `pin` or `insecure`.
+        public var tls: String
+        /// The SHA-256 of the server's leaf certificate, for `tls: pin`.
+        public var pin: String?
         /// How long a call (and the connection) may take.
         public var timeout: Duration
         /// The longest line read from the server.
@@ -24,7 +28,20 @@ public enum ElectrumPlugin: ProviderPlugin {
                 "url",
                 default: "tcp://127.0.0.1:50001",
                 doc: "The server: tcp://host:port (electrs and Fulcrum listen on 50001 for mainnet, 60001 testnet, "
-                    + "60601 signet; 60401 regtest). ssl:// is not supported yet: put a TLS proxy in front."
+                    + "60601 signet; 60401 regtest), or ssl://host:port over TLS (50002 for mainnet)."
+            )
+            tls = reader.choice(
+                "tls",
+                ["ca", "pin", "insecure"],
+                default: "ca",
+                doc: "How an ssl:// server's certificate is checked: ca (the system's trust store and the host name), "
+                    + "pin (the SHA-256 of the leaf certificate in `pin`: self-hosted servers use self-signed "
+                    + "certificates), or insecure (not at all: anyone on the path can read and change the answers)."
+            )
+            pin = reader.string(
+                "pin",
+                doc: "With tls: pin, the leaf certificate's SHA-256 as sha256/<base64> (or sha256/<hex>): the DER "
+                    + "bytes (`openssl x509 -in cert.pem -outform der`) hashed and base64-encoded."
             )
             timeout = reader.duration(
                 "timeout",
@@ -46,7 +63,27 @@ public enum ElectrumPlugin: ProviderPlugin {
                     + "IP (max_subs_per_ip, 75,000 by default)."
             )
             switch ElectrumEndpoint.parse(url) {
-            case .success(let endpoint): self.endpoint = endpoint
+            case .success(var endpoint):
+                if endpoint.tls != nil {
+                    switch tls {
+                    case "insecure": endpoint.tls = .insecure
+                    case "pin":
+                        if let text = pin, let digest = ElectrumTLS.pin(text) {
+                            endpoint.tls = .pin(digest)
+                        } else {
+                            reader.context.error(
+                                reader.path.key(pin == nil ? "tls" : "pin"),
+                                pin == nil
+                                    ? "tls: pin needs `pin`, the SHA-256 of the server's certificate (sha256/<base64>)"
+                                    : "not a SHA-256 pin: write sha256/ and the 32-byte digest in base64 or hex"
+                            )
+                        }
+                    default: endpoint.tls = .ca
+                    }
+                } else if pin != nil || tls != "ca" {
+                    reader.context.error(reader.path.key(pin != nil ? "pin" : "tls"), "only an ssl:// url uses TLS")
+                }
+                self.endpoint = endpoint
             case .failure(let problem):
                 self.endpoint = nil
                 reader.context.error(reader.path.key("url"), problem.message)
@@ -56,7 +93,7 @@ public enum ElectrumPlugin: ProviderPlugin {
 
     public static let descriptor = PluginDescriptor.provider(
         type: "electrum",
-        summary: "An Electrum server (electrs, Fulcrum, ElectrumX) over TCP: tip and headers, address balances "
+        summary: "An Electrum server (electrs, Fulcrum, ElectrumX) over TCP or TLS: tip and headers, address balances "
             + "and histories by scripthash, raw transactions decoded locally; no block contents.",
         chain: [.status, .tip, .block, .address, .addressTransactions, .transaction],
         // One connection to a server of your own; a concurrency cap keeps the pipeline short.

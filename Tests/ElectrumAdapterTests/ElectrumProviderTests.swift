@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WatcherCore
 import WatcherSimnet
@@ -53,21 +54,32 @@ struct ElectrumProviderTests {
         _ = refusing
     }
 
-    @Test("endpoint texts: tcp://host:port is read; ssl:// is refused with what to do instead")
+    @Test("endpoint texts: tcp://host:port is plain, ssl://host:port is TLS checked against the trust store")
     func endpoints() throws {
         #expect(
             try ElectrumEndpoint.parse("tcp://electrs.local:50001").get()
                 == ElectrumEndpoint(host: "electrs.local", port: 50001)
         )
         #expect(try ElectrumEndpoint.parse("tcp://[::1]:50001").get() == ElectrumEndpoint(host: "::1", port: 50001))
-        for bad in ["ssl://host:50002", "http://host:50001", "tcp://host", "tcp://:50001", "tcp://host:0"] {
+        #expect(
+            try ElectrumEndpoint.parse("ssl://fulcrum.local:50002").get()
+                == ElectrumEndpoint(host: "fulcrum.local", port: 50002, tls: .ca)
+        )
+        for bad in ["http://host:50001", "tcp://host", "tcp://:50001", "tcp://host:0", "ssl://host"] {
             guard case .failure(let problem) = ElectrumEndpoint.parse(bad) else {
                 Issue.record("\(bad) was accepted")
                 continue
             }
             #expect(problem.message.contains(bad))
         }
-        guard case .failure(let tls) = ElectrumEndpoint.parse("ssl://host:50002") else { return }
-        #expect(tls.message.contains("TLS"))
+    }
+
+    @Test("pins: sha256/ and the digest in base64 or hex")
+    func pins() {
+        let digest = [UInt8](repeating: 0xab, count: 32)
+        #expect(ElectrumTLS.pin("sha256/" + Data(digest).base64EncodedString()) == digest)
+        #expect(ElectrumTLS.pin("SHA256/" + String(repeating: "ab", count: 32)) == digest)
+        #expect(ElectrumTLS.pin("sha256/abc") == nil)
+        #expect(ElectrumTLS.pin(Data(digest).base64EncodedString()) == nil)
     }
 }

@@ -78,14 +78,31 @@ extension ConfigErrorTests {
                 #"unknown provider type "stdout"; known types: bitcoind, blockbook, coindesk, electrum, json-price, rawaddr"#
         ),
         Case(
-            name: "electrum over ssl",
+            name: "electrum pin without tls pin",
             json: config(
-                providers: #"[{"id": "el", "type": "electrum", "options": {"url": "ssl://el.example:50002"}}]"#
+                providers:
+                    #"[{"id": "el", "type": "electrum", "options": {"url": "ssl://el.example:50002", "tls": "pin"}}]"#
             ),
-            path: "providers[0].options.url",
-            message:
-                "'ssl://el.example:50002': TLS (ssl://) is not supported yet; use tcp:// to a local server, or put "
-                + "a TLS-terminating proxy (stunnel, nginx stream, Tor) in front and connect to it over tcp://"
+            path: "providers[0].options.tls",
+            message: "tls: pin needs `pin`, the SHA-256 of the server's certificate (sha256/<base64>)"
+        ),
+        Case(
+            name: "electrum bad pin",
+            json: config(
+                providers:
+                    #"[{"id": "el", "type": "electrum", "options": {"url": "ssl://el.example:50002", "tls": "pin", "pin": "sha256/abc"}}]"#
+            ),
+            path: "providers[0].options.pin",
+            message: "not a SHA-256 pin: write sha256/ and the 32-byte digest in base64 or hex"
+        ),
+        Case(
+            name: "electrum tls over tcp",
+            json: config(
+                providers:
+                    #"[{"id": "el", "type": "electrum", "options": {"url": "tcp://el.example:50001", "tls": "insecure"}}]"#
+            ),
+            path: "providers[0].options.tls",
+            message: "only an ssl:// url uses TLS"
         ),
         Case(
             name: "ftp url",

@@ -81,6 +81,12 @@ struct SimnetCommand: AsyncParsableCommand {
     )
     var electrumPersonality = "electrs"
 
+    @Flag(
+        name: .customLong("electrum-tls"),
+        help: "Serve the Electrum port over TLS with a self-signed certificate made at start; its pin is printed."
+    )
+    var electrumTLS = false
+
     func validate() throws {
         _ = try parsedInterval()
         _ = try parsedRateLimits()
@@ -114,6 +120,7 @@ struct SimnetCommand: AsyncParsableCommand {
         configuration.txindex = txindex
         configuration.zmq = zmqPort.map { "tcp://\(host):\($0 == 0 ? "*" : String($0))" }
         configuration.electrumPort = electrumPort
+        configuration.electrumTLS = electrumTLS
         configuration.electrum.personality = try parsedPersonality()
         let simnet = Simnet(configuration: configuration)
         var logger = Logger(label: "watcher.simnet")
@@ -188,7 +195,11 @@ struct SimnetCommand: AsyncParsableCommand {
         if let zmq = simnet.zmqEndpoint { lines.append("ZMQ: hashblock and sequence on \(zmq)") }
         if let electrum = simnet.electrumPort {
             let personality = node.electrum.personality.rawValue
-            lines.append("Electrum (\(personality)): tcp://\(node.host):\(electrum)")
+            if let pin = simnet.electrumPin {
+                lines.append("Electrum (\(personality)): ssl://\(node.host):\(electrum), certificate pin \(pin)")
+            } else {
+                lines.append("Electrum (\(personality)): tcp://\(node.host):\(electrum)")
+            }
         }
         lines.append("try: curl \(base)/api/v2/block-index/  or  curl \(base)/control/addresses  (Ctrl-C stops)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))

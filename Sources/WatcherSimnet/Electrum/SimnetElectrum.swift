@@ -13,6 +13,7 @@ final class SimnetElectrum: Sendable {
     private let book = Mutex(ScripthashBook())
     private let connections = Mutex<[ObjectIdentifier: ElectrumConnection]>([:])
     private let listener = Mutex<(any Channel)?>(nil)
+    private let tlsPin = Mutex<String?>(nil)
     /// Serializes chain-change publication, so every connection sees changes in order.
     private let publishing = Mutex(())
 
@@ -27,15 +28,18 @@ final class SimnetElectrum: Sendable {
         settings.withLock { $0 = new }
     }
 
-    /// Listens on `host:port` (`0`: any free port).
+    /// Listens on `host:port` (`0`: any free port), over TLS with a fresh self-signed certificate when `tls`.
     /// - Returns: the port bound.
-    func bind(host: String, port: Int, engine: SimnetEngine) async throws -> Int {
+    func bind(host: String, port: Int, tls: Bool = false, engine: SimnetEngine) async throws -> Int {
+        let certificate = try tls ? ElectrumCertificate() : nil
+        tlsPin.withLock { $0 = certificate?.pin }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let certificate { try channel.pipeline.syncOperations.addHandler(certificate.handler()) }
                     let connection = ElectrumConnection(channel: channel)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(ElectrumLineDecoder(maxLength: Self.maxLineLength))
@@ -49,6 +53,9 @@ final class SimnetElectrum: Sendable {
         listener.withLock { $0 = channel }
         return channel.localAddress?.port ?? port
     }
+
+    /// The pin of the TLS certificate (`sha256/<base64>`), `nil` over plain TCP.
+    var pin: String? { tlsPin.withLock { $0 } }
 
     /// The bound port, `nil` when off.
     var port: Int? { listener.withLock { $0?.localAddress?.port } }

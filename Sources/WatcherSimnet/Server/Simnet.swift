@@ -133,7 +133,12 @@ public final class Simnet: Service {
         defer { engine.zmq.close() }
         if let port = configuration.electrumPort {
             do {
-                _ = try await engine.electrum.bind(host: configuration.host, port: port, engine: engine)
+                _ = try await engine.electrum.bind(
+                    host: configuration.host,
+                    port: port,
+                    tls: configuration.electrumTLS,
+                    engine: engine
+                )
             } catch {
                 didStop("cannot bind the Electrum port \(port): \(error)")
                 throw error
@@ -182,6 +187,8 @@ public final class Simnet: Service {
 
     /// The Electrum face's port; `nil` when it is off.
     public var electrumPort: Int? { engine.electrum.port }
+    /// The Electrum face's certificate pin (`sha256/<base64>`) when it serves TLS (``SimnetConfiguration/electrumTLS``).
+    public var electrumPin: String? { engine.electrum.pin }
 
     /// `http://<host>:<port>`, the root of every endpoint.
     public var baseURL: String {

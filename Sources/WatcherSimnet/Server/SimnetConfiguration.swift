@@ -41,6 +41,8 @@ public struct SimnetConfiguration: Sendable {
     /// The port of the Electrum face (newline-delimited JSON-RPC over TCP on ``host``; `0` picks a free one, read
     /// back from ``Simnet/electrumPort``); `nil` (the default) serves none.
     public var electrumPort: Int?
+    /// Serve the Electrum face over TLS, with a self-signed certificate made at start (its pin: ``Simnet/electrumPin``).
+    public var electrumTLS = false
     /// The Electrum face's personality and switches at start.
     public var electrum = ElectrumSettings()
 
