@@ -188,7 +188,7 @@ let package = Package(
         ),
         library(
             "ElectrumAdapter",
-            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .nioCore, .nioPosix, .nioSSL, .crypto],
+            ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .nioCore, .nioPosix, .nioSSL, .crypto, .logging],
             path: "Providers/Electrum"
         ),
         library(

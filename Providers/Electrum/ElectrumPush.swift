@@ -1,3 +1,4 @@
+import Logging
 import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
@@ -17,6 +18,9 @@ public struct ElectrumPush: ChainPushing {
 
     public let maxAddresses: Int
     let link: ElectrumLink
+    /// What the connection covers, for `check`-like reports and tests: the followed addresses left to polling by
+    /// the server's subscription cap.
+    public let coverage = ElectrumPushCoverage()
     /// How often the address set is compared with the subscribed one.
     var recheckInterval: Duration = .seconds(30)
 
@@ -43,6 +47,7 @@ public struct ElectrumPush: ChainPushing {
         let tip = try await state.call("blockchain.headers.subscribe", [])
         if let block = state.block(tip) { await onEvent(.newBlock(height: block.height, hash: block.hash)) }
         try await state.follow(await addresses())
+        await report(state)
         await onEvent(.subscribed)
         let recheck = recheckInterval
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,6 +55,7 @@ public struct ElectrumPush: ChainPushing {
                 while true {
                     try await Task.sleep(for: recheck)
                     try await state.follow(await addresses())
+                    await report(state)
                     for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
                 }
             }
@@ -81,5 +87,18 @@ public struct ElectrumPush: ChainPushing {
             defer { group.cancelAll() }
             try await group.next()
         }
+    }
+
+    /// Records the connection's coverage, and warns once per connection when the cap leaves addresses uncovered.
+    private func report(_ state: ElectrumPushState) async {
+        let (capped, uncovered, subscribed) = await (state.capped, state.uncovered, state.count)
+        guard coverage.update(capped: capped, uncovered: uncovered, subscribed: subscribed) else { return }
+        let first = uncovered.prefix(3).joined(separator: ", ")
+        let more = uncovered.count > 3 ? ", …" : ""
+        let message =
+            "\(link.provider): the server's subscription limit (Fulcrum's max_subs_per_ip) stopped the push at "
+            + "\(subscribed) addresses; \(uncovered.count) more (\(first)\(more)) are polled at their watch's "
+            + "interval: raise max_subs_per_ip to push them all"
+        coverage.logger.warning("\(message)")
     }
 }

@@ -14,6 +14,11 @@ actor ElectrumPushState {
     let link: ElectrumLink
     let client: ElectrumClient
     private var followed: [String: Followed] = [:]
+    /// Set once the server refused a subscription for its cap (Fulcrum's error 4, `max_subs_per_ip`): no more are
+    /// asked on this connection.
+    private(set) var capped = false
+    /// The addresses asked for but not subscribed because of the cap: their watches' polls cover them.
+    private(set) var uncovered: [String] = []
     /// Where the next re-check slice starts, in scripthash order.
     private var cursor = ""
 
@@ -55,29 +60,54 @@ actor ElectrumPushState {
             _ = try? await call("blockchain.scripthash.unsubscribe", [.string(scripthash)])
         }
         let new = wanted.filter { followed[$0.key] == nil }.sorted { $0.key < $1.key }
+        guard !capped else {
+            uncovered = new.map(\.value)
+            return
+        }
         var start = 0
         while start < new.count {
             let batch = new[start..<min(start + ElectrumPush.batchSize, new.count)]
             start += ElectrumPush.batchSize
-            let statuses = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+            let answers = await withTaskGroup(of: (String, Result<String?, any Error>).self) { group in
                 for (scripthash, _) in batch {
                     group.addTask {
-                        (
-                            scripthash,
-                            try await self.call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
-                        )
+                        do {
+                            let status = try await self.call("blockchain.scripthash.subscribe", [.string(scripthash)])
+                            return (scripthash, .success(status.stringValue))
+                        } catch {
+                            return (scripthash, .failure(error))
+                        }
                     }
                 }
-                var result: [String: String?] = [:]
-                for try await (scripthash, status) in group { result[scripthash] = status }
+                var result: [String: Result<String?, any Error>] = [:]
+                for await (scripthash, answer) in group { result[scripthash] = answer }
                 return result
             }
             for (scripthash, address) in batch {
-                let status = statuses[scripthash] ?? nil
-                let history = status == nil ? [:] : try await self.history(scripthash)
-                followed[scripthash] = Followed(address: address, status: status, history: history)
+                switch answers[scripthash] {
+                case .success(let status)?:
+                    let history = status == nil ? [:] : try await self.history(scripthash)
+                    followed[scripthash] = Followed(address: address, status: status, history: history)
+                case .failure(let error)? where Self.isCap(error):
+                    capped = true
+                case .failure(let error)?:
+                    throw error
+                case nil:
+                    continue
+                }
+            }
+            if capped {
+                uncovered = new.filter { followed[$0.key] == nil }.map(\.value)
+                return
             }
         }
+        uncovered = []
+    }
+
+    /// Whether `error` is the server's subscription cap (Fulcrum's error 4, mapped by ``ElectrumLink/map(_:method:)``).
+    static func isCap(_ error: any Error) -> Bool {
+        guard case .badRequest(_, let detail) = error as? ProviderError else { return false }
+        return detail.contains("max_subs_per_ip")
     }
 
     /// A status notification: when the status moved, the history is read again and each transaction that is new

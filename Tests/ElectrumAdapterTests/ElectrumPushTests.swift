@@ -101,23 +101,33 @@ extension ElectrumPushTests {
         }
     }
 
-    @Test("Fulcrum's subscription cap ends the push with what to raise")
+    @Test("Fulcrum's subscription cap: the push keeps what it has, and names the addresses left to polling")
     func subscriptionCap() async throws {
         var configuration = SimnetConfiguration(seed: 13, txsPerBlock: 8)
         configuration.electrumPort = 0
         configuration.electrum = ElectrumSettings(personality: .fulcrum, maxSubscriptions: 2)
         try await Simnet.with(configuration) { simnet in
             let provider = try ElectrumContractTests.provider(simnet, pushAddresses: 10)
-            let push = try #require(provider.push)
+            let push = try #require(provider.push as? ElectrumPush)
             let addresses = [
                 "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
                 "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
             ]
-            await #expect {
-                try await push.follow(addresses: { addresses }, onEvent: { _ in })
-            } throws: { error in
-                guard case .badRequest(_, let detail) = error as? ProviderError else { return false }
-                return detail.contains("Subscription limit reached") && detail.contains("max_subs_per_ip")
+            let events = Events()
+            let following = Task { [push] in
+                try await push.follow(addresses: { addresses }, onEvent: { events.append($0) })
+            }
+            defer { following.cancel() }
+            try await eventually("subscribed despite the cap") { events.all.contains(.subscribed) }
+            #expect(push.coverage.capped)
+            #expect(push.coverage.subscribed == 2)
+            let uncovered = push.coverage.uncovered
+            #expect(uncovered.count == 1 && addresses.contains(uncovered[0]), "\(uncovered)")
+            // A covered address is still pushed.
+            let covered = try #require(addresses.first { $0 != uncovered[0] })
+            let txid = try await simnet.pay(to: covered, amountSat: 25_000)
+            try await eventually("the covered address's payment pushed") {
+                events.all.contains(.addressTx(address: covered, txid: txid, deltaSat: nil, confirmed: false))
             }
         }
     }
