@@ -57,6 +57,9 @@ extension Engine {
             )
             driver.wakeup = wakeups[chain]
             driver.wallets = wallets[chain] ?? WalletBook()
+            let chainProviders = context.chainProviders
+            driver.trust = TipTrust(chain: chain, watches: config.watches) { chainProviders[$0] != nil }
+                .map(ChainTrust.init)
             let configured = driver
             let whileFollowing = job.whileFollowing
             let push = pushStates[chain]

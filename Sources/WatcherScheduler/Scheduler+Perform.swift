@@ -107,7 +107,7 @@ extension Scheduler {
         var fallback: String?
         for id in providers {
             guard let lane = lanes[id] else { continue }
-            let usable = unhealthy[id] == nil && !lane.breaker.isOpen(now: now)
+            let usable = unhealthy[id] == nil && asideReasons[id] == nil && !lane.breaker.isOpen(now: now)
             if usable, lane.earliestStart(now: now) <= deadline { return id }
             if fallback == nil, lane.earliestStart(now: now) <= deadline { fallback = id }
         }

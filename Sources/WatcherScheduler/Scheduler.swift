@@ -27,6 +27,8 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
     /// Tickets whose task was cancelled before they were queued.
     var cancelledEarly: Set<UInt64> = []
     var unhealthy: [String: String] = [:]
+    /// Providers the engine's trust rules set aside (lagging, or on another chain), with why.
+    var asideReasons: [String: String] = [:]
     var failoverTarget: [String: String] = [:]
     /// The learned rate last logged per provider (requests per hour).
     var loggedRate: [String: Double] = [:]
@@ -152,6 +154,28 @@ public actor Scheduler<C: Clock>: Service where C.Duration == Duration {
             report(ProviderTransition(provider: provider, kind: .degraded, reason: why))
         }
     }
+
+    /// Sets a provider aside for the engine's trust rules (`reason`: lagging, or on another chain), or takes it
+    /// back (`nil`). A set-aside provider is skipped while the list has another, as an out-of-sync one. Reported
+    /// as `degraded` with the reason when set aside, and as `recovered` when taken back.
+    public func setAside(_ provider: String, reason: String?) {
+        if let reason {
+            asideReasons[provider] = reason
+            report(ProviderTransition(provider: provider, kind: .degraded, reason: reason))
+        } else {
+            guard asideReasons.removeValue(forKey: provider) != nil else { return }
+            report(
+                ProviderTransition(
+                    provider: provider,
+                    kind: .recovered,
+                    reason: "agrees with the other providers again"
+                )
+            )
+        }
+    }
+
+    /// Whether the trust rules set `provider` aside.
+    public func isSetAside(_ provider: String) -> Bool { asideReasons[provider] != nil }
 
     func report(_ transition: ProviderTransition) {
         switch transition.kind {

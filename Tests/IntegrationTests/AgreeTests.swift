@@ -114,9 +114,16 @@ struct AgreeTests {
             }
             #expect(followed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar"), .string("h2")]))
 
-            // The lie: a payment mined into a block only the liar has.
+            // The lie: a payment mined into a block only the liar has. The liar's chain still holds the honest
+            // tip, so it is not set aside yet: in charge of the other watch, it claims its own payment, which is
+            // withheld (a disagreement).
             let lie = try await liar.pay(to: Self.liarsAddress, amountSat: 70_000)
             try await liar.mine()
+            let withheld = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
+                $0["txid"] == .string(lie)
+            }
+            #expect(withheld["data"]?["claimedBy"] == .string("liar"))
+            #expect(withheld["data"]?["outcome"]?.stringValue?.hasPrefix("withheld") == true)
             // Then the same calls again: the honest two stay identical, the liar is on a chain of its own.
             let second = try await Self.each(simnets) { try await $0.pay(to: Self.honestAddress, amountSat: 60_000) }
             let shop = try WalletTests.address(.receive, 0)
@@ -126,7 +133,16 @@ struct AgreeTests {
             #expect(blocks[0].map(\.hash) == blocks[2].map(\.hash))
             #expect(blocks[0].map(\.hash) != blocks[1].map(\.hash))
 
-            // The honest payment is confirmed by the two honest providers; the liar's word is set aside.
+            // The agreed tip sets the liar aside, once, naming where its chain parts from the others'.
+            let degraded = try await WatchShapeTests.event(store, "provider.degraded", timeout: .seconds(60)) {
+                $0["provider"] == .string("liar")
+            }
+            #expect(
+                degraded["data"]?["reason"] == .string("on another chain at height \(blocks[0][0].height)"),
+                "\(degraded)"
+            )
+            // The honest payment is confirmed by the two honest providers; the liar's word is left out. Had the
+            // verification asked the liar before the tip set it aside, the disagreement names it.
             let truth = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
                 $0["txid"] == .string(second[0])
             }
@@ -139,20 +155,12 @@ struct AgreeTests {
             }
             #expect(sold["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
             #expect(sold["data"]?["wallet"]?["id"] == .string("shop"))
-            let named = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
-                $0["txid"] == .string(second[0]) && $0["outcome"]?.stringValue?.hasPrefix("confirmed") == true
+            for named in try Self.events(store, "provider.disagreed") where named["data"]?["txid"] == .string(second[0])
+            {
+                let liarSaid = named["data"]?["said"]?.arrayValue?.first { $0["provider"] == .string("liar") }
+                #expect(liarSaid?["blockHash"] != nil && liarSaid?["blockHash"] != .string(blocks[0][0].hash))
+                #expect(named["data"]?["outcome"]?.stringValue?.contains("set aside: liar") == true)
             }
-            let liarSaid = named["data"]?["said"]?.arrayValue?.first { $0["provider"] == .string("liar") }
-            #expect(liarSaid != nil)
-            #expect(liarSaid?["blockHash"] != .string(blocks[0][0].hash))
-            #expect(named["data"]?["outcome"]?.stringValue?.contains("set aside: liar") == true)
-
-            // The liar, in charge of the other watch, claims its own payment: withheld, and a disagreement.
-            let withheld = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
-                $0["txid"] == .string(lie)
-            }
-            #expect(withheld["data"]?["claimedBy"] == .string("liar"))
-            #expect(withheld["data"]?["outcome"]?.stringValue?.hasPrefix("withheld") == true)
             // The honest chain moves on; its thresholds keep coming, and the lie is still not confirmed.
             _ = try await Self.each([simnets[0], simnets[2]]) { try await $0.mine() }
             _ = try await WatchShapeTests.event(store, "address.tx.confirmations", timeout: .seconds(60)) {

@@ -60,6 +60,11 @@ public struct BudgetPlan: Sendable {
                     every: scales && job.requestsPerHour > 0 ? job.every : nil
                 )
             )
+            for (id, perHour) in job.alsoAsks.sorted(by: { $0.key < $1.key }) {
+                demands[id, default: []].append(
+                    Demand(watch: job.name, requestsPerHour: perHour, detail: "its tip, for the agreed tip", every: nil)
+                )
+            }
         }
         var lines: [Line] = []
         var warnings: [String] = []

@@ -108,6 +108,8 @@ public struct JobPlan: Sendable {
         public var detail: String
         /// It makes requests only while something on its chain is followed.
         public var whileFollowing: Bool
+        /// Requests per hour on providers other than the primary: the agreed tip asks each trusted provider.
+        public var alsoAsks: [String: Double] = [:]
     }
 
     /// The jobs, chain by chain, then tx, price and health jobs.
@@ -130,6 +132,7 @@ public struct JobPlan: Sendable {
         jobs.reduce(into: [:]) { result, job in
             guard let primary = job.providers.first else { return }
             result[primary, default: 0] += job.requestsPerHour
+            for (id, perHour) in job.alsoAsks { result[id, default: 0] += perHour }
         }
     }
 }

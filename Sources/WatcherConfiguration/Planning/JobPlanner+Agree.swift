@@ -11,6 +11,23 @@ extension JobPlanner {
         return "; agree \(watch.agree) of \(verifiers.joined(separator: ", ")): a confirmation is announced once "
             + "\(watch.agree) providers hold the transaction in the same block; extra cost at most \(others) "
             + "request\(others == 1 ? "" : "s") per confirmed payment (1 per confirmed payment per verifying "
-            + "provider), none for mempool payments; providers more than \(watch.maxLag) blocks behind are set aside"
+            + "provider), none for mempool payments; the chain's tip is asked of each of them every round (the tip "
+            + "\(watch.agree) share counts confirmations), and providers more than \(watch.maxLag) blocks behind or on "
+            + "another chain are set aside"
+    }
+}
+
+/// What the agreed tip adds to a chain's tip job.
+extension JobPlanner {
+    /// The tip job asks every trusted provider its tip each round: their cost beside the primary's, and the words.
+    func agreedTip(_ trust: TipTrust, on job: inout JobPlan.Job) {
+        let active = job.requestsPerHour > 0
+        for id in trust.providers where id != job.providers.first {
+            job.alsoAsks[id] = active ? Double(tipCost(id)) * Self.perHour(job.every) : 0
+        }
+        job.detail +=
+            "; agreed tip: the tip of each of \(trust.providers.joined(separator: ", ")) every round, confirmations "
+            + "counted from the highest block \(trust.agree) of them share, providers more than \(trust.maxLag) "
+            + "blocks behind or on another chain set aside"
     }
 }

@@ -49,6 +49,9 @@ extension JobPlanner {
                 )
             }
         }
+        if !jobs.isEmpty, let trust = TipTrust(chain: chain, watches: config.watches, servesChain: { has($0, .tip) }) {
+            agreedTip(trust, on: &jobs[0])
+        }
         if let push = pushJob(
             chain,
             tip: jobs.first,

@@ -26,6 +26,8 @@ struct ChainDriver: Sendable {
     let scan: JobPlan.Scan?
     /// Rung after each new tip.
     var wakeup: BlockWakeup?
+    /// With `agree` above 1 on some watch: the tip is the one `agree` providers share.
+    var trust: ChainTrust?
     /// Where the recent blocks shown at start stop (the provider's first block).
     let displayFloor = DisplayFloor()
 
@@ -35,9 +37,15 @@ struct ChainDriver: Sendable {
     static let scanBackfill = 100
 
     func poll() async throws {
-        let tip = try await context.tip(providers)
         let chain = self.chain
         let memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
+        let tip: BlockRef
+        if let trust {
+            guard let agreed = try await agreedTip(trust, memory: memory) else { return }
+            tip = agreed
+        } else {
+            tip = try await context.tip(providers)
+        }
         let followed = try scannedAddresses()
         let walletScan = try self.walletScan()
         // A scanned chain reads every new block, not only the announced ones: a payment can be in any of them.

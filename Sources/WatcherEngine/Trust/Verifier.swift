@@ -5,7 +5,8 @@ import WatcherScheduler
 /// The I/O around ``Agreement``: asks a watch's other providers, by txid, about a confirmation the provider in
 /// charge claims. Each is asked once, in the watch's order, until `agree` providers hold one block, so a confirmed
 /// payment costs at most one request per verifying provider; a provider that cannot answer now (unreachable,
-/// rate limited) gives no answer and the confirmation waits for the next round.
+/// rate limited) gives no answer and the confirmation waits for the next round. A provider the chain's agreed tip
+/// set aside is not asked.
 struct Verifier: Sendable {
     /// The providers able to verify (those with transaction lookups), in the watch's order.
     let providers: [String]
@@ -32,6 +33,8 @@ struct Verifier: Sendable {
         var said = claim.map { [$0] } ?? []
         for id in providers where id != claim?.provider {
             guard Agreement.needed(said, agree: agree) else { break }
+            // Lagging or on another chain (``TipAgreement``): not asked, its word left out of confirmations.
+            if await context.scheduler.isSetAside(id) { continue }
             do {
                 let tx = try await context.ask([id], priority) { provider in
                     // Asked about the claimed block where there is one: a node without txindex finds the
