@@ -86,6 +86,9 @@ struct AgreeCostTests {
                 verifying += await simnet.stats().families.values.reduce(0) { $0 + ($1.endpoints["/api/v2/tx"] ?? 0) }
             }
             #expect(verifying == (agree - 1) * Self.payments)
+            // The agreed tip's share: every other request p2 answered (its tips, and a header while it is ahead).
+            let others = await simnets[1].stats().families.values.flatMap(\.endpoints).filter { $0.key != "/api/v2/tx" }
+            print("agree \(agree): p2 answered besides lookups: \(others.sorted { $0.key < $1.key })")
             let sorted = latencies.sorted()
             print(
                 "agree \(agree): \(Double(verifying) / Double(Self.payments)) verification requests per confirmed "
