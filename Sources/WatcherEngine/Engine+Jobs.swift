@@ -88,7 +88,15 @@ extension Engine {
                 driver.fillOnly = true
             }
             let configured = driver
-            return { try await configured.poll(try book().watch(watch)) }
+            // With agree above 1, a second provider reads the summaries once per block (a provider in charge may
+            // hide a payment by leaving it out).
+            let mark = driver.agree > 1 && !driver.fillOnly ? SecondOpinionMark() : nil
+            return {
+                let followed = try book().watch(watch)
+                let tip = try context.store.read { try $0.tip(chain: chain)?.hash }
+                try await configured.poll(followed)
+                if let mark { try await configured.secondOpinion(followed, mark: mark, polledAt: tip) }
+            }
         case .wallet(let chain, let watch, let strategy):
             guard let book = wallets[chain], let wallet = book.wallets[watch] else { return {} }
             var driver = WalletDriver(

@@ -75,9 +75,10 @@ struct AgreeConfigTests {
             job?.detail.hasSuffix(
                 "; agree 2 of a, b: a confirmation is announced once 2 providers hold the transaction in the same "
                     + "block; extra cost at most 1 request per confirmed payment (1 per confirmed payment per "
-                    + "verifying provider), none for mempool payments; the chain's tip is asked of each of them every "
-                    + "round (the tip 2 share counts confirmations), and providers more than 2 blocks behind or on "
-                    + "another chain are set aside"
+                    + "verifying provider), none for mempool payments; a second opinion once per block: 1 address "
+                    + "summary from the next provider (batched where it can), a history only where it sees more; the "
+                    + "chain's tip is asked of each of them every round (the tip 2 share counts confirmations), and "
+                    + "providers more than 2 blocks behind or on another chain are set aside"
             ) == true
         )
         // The chain's tip job asks each trusted provider that has a tip, every round, and says so.
@@ -86,6 +87,8 @@ struct AgreeConfigTests {
         #expect(tip.detail.contains("agreed tip: the tip of each of \(tipped.joined(separator: ", ")) every round"))
         #expect(Set(tip.alsoAsks.keys) == Set(tipped.filter { $0 != tip.providers.first }))
         #expect(tip.alsoAsks.values.allSatisfy { $0 > 0 })
+        // The second opinion: the watch's summaries once per block on its second provider.
+        #expect(job?.alsoAsks.keys.sorted() == ["b"])
         let budget = BudgetPlan(config: config)
         let onB = budget.lines.first { $0.provider == "b" }?.demands.map(\.watch) ?? []
         #expect(onB.contains("tip btc"))

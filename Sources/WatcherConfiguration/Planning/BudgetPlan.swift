@@ -42,6 +42,12 @@ public struct BudgetPlan: Sendable {
         self.init(plan: JobPlan(config: config), config: config)
     }
 
+    /// What a job asks of a provider beside its primary (`agree` above 1).
+    static func alsoAsked(_ work: JobPlan.Work) -> String {
+        if case .chain = work { return "its tip, for the agreed tip" }
+        return "a second opinion: the watch's summaries once per block"
+    }
+
     /// The budget view of `plan`: each job's demand on its primary provider.
     public init(plan: JobPlan, config: WatcherConfig) {
         var demands: [String: [Demand]] = [:]
@@ -62,7 +68,7 @@ public struct BudgetPlan: Sendable {
             )
             for (id, perHour) in job.alsoAsks.sorted(by: { $0.key < $1.key }) {
                 demands[id, default: []].append(
-                    Demand(watch: job.name, requestsPerHour: perHour, detail: "its tip, for the agreed tip", every: nil)
+                    Demand(watch: job.name, requestsPerHour: perHour, detail: Self.alsoAsked(job.work), every: nil)
                 )
             }
         }

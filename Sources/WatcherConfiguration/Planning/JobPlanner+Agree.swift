@@ -11,9 +11,26 @@ extension JobPlanner {
         return "; agree \(watch.agree) of \(verifiers.joined(separator: ", ")): a confirmation is announced once "
             + "\(watch.agree) providers hold the transaction in the same block; extra cost at most \(others) "
             + "request\(others == 1 ? "" : "s") per confirmed payment (1 per confirmed payment per verifying "
-            + "provider), none for mempool payments; the chain's tip is asked of each of them every round (the tip "
-            + "\(watch.agree) share counts confirmations), and providers more than \(watch.maxLag) blocks behind or on "
-            + "another chain are set aside"
+            + "provider), none for mempool payments\(secondOpinionText(watch)); the chain's tip is asked of each of "
+            + "them every round (the tip \(watch.agree) share counts confirmations), and providers more than "
+            + "\(watch.maxLag) blocks behind or on another chain are set aside"
+    }
+}
+
+extension JobPlanner {
+    /// The second opinion's summaries once per block, on the watch's second provider (`agree` above 1).
+    func secondOpinionCost(_ watch: WatchConfig) -> [String: Double] {
+        guard watch.agree > 1, watch.providers.count > 1 else { return [:] }
+        let second = watch.providers[1]
+        return [second: Double(roundCost(watch.addresses.count, on: second).requests) * settings.blocksPerHour]
+    }
+
+    /// `; a second opinion …` for a polled `address` watch: the next provider's summaries once per block.
+    func secondOpinionText(_ watch: WatchConfig) -> String {
+        guard watch.kind == .address, strategy(watch) == .poll else { return "" }
+        let count = watch.addresses.count
+        return "; a second opinion once per block: \(count) address summar\(count == 1 ? "y" : "ies") from the next "
+            + "provider (batched where it can), a history only where it sees more"
     }
 }
 

@@ -88,7 +88,8 @@ extension JobPlanner {
                         detail: "\(how) every \(watch.every.configText) and after each new block, plus history when "
                             + "a balance changes; "
                             + choice + agreeText(watch),
-                        whileFollowing: false
+                        whileFollowing: false,
+                        alsoAsks: secondOpinionCost(watch)
                     )
                 )
             }

@@ -8,7 +8,7 @@ import WatcherStorage
 /// known), a lookup of mempool transactions that vanished, then one commit per address.
 struct AddressDriver: Sendable {
     let chain: String
-    let providers: [String]
+    var providers: [String]
     let context: EngineContext
     /// The priority of its requests (`.backfill` for the balance fill of scanned watches).
     var priority: RequestPriority = .refresh

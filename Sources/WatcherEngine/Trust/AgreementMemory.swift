@@ -21,9 +21,10 @@ final class AgreementMemory: Sendable {
     /// Most verdicts kept; past it the memory starts over (a forgotten one costs a request again, nothing more).
     static let capacity = 10_000
 
-    /// The key of a claim: the txid and the block it names.
+    /// The key of a claim: the txid and the block it names, whoever claims it (a block `agree` providers hold is
+    /// agreed whichever of them claimed it first: the second opinion's claim spares the provider in charge's).
     static func key(_ txid: String, _ claim: Agreement.Said?) -> String {
-        "\(txid) \(claim.map { "\($0.provider) \(Agreement.key($0.answer))" } ?? "lookup")"
+        "\(txid) \(claim.map { Agreement.key($0.answer) } ?? "lookup")"
     }
 
     /// The verdict remembered for `key` at tip `tip`, with its answers: an agreed one whatever the tip, a withheld

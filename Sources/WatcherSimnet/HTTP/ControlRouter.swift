@@ -16,6 +16,10 @@ struct ControlRouter: Sendable {
         var rbf: Bool?
     }
     private struct ReorgRequest: Decodable { var depth: Int }
+    private struct HideRequest: Decodable {
+        var address: String
+        var hidden: Bool?
+    }
     private struct ReplaceRequest: Decodable {
         var txid: String
         var payTo: String?
@@ -64,6 +68,7 @@ struct ControlRouter: Sendable {
             case ("GET", "/control/price"): return prices(engine.snapshot().prices)
             case ("POST", "/control/ratelimit"): return try rateLimit(body)
             case ("POST", "/control/faults"): return try faults(body)
+            case ("POST", "/control/hide"): return try hide(body)
             case ("GET", "/control/stats"): return .json(engine.stats().json)
             case ("POST", "/control/stats/reset"):
                 engine.resetStats()
@@ -78,7 +83,8 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/electrum"): return try electrum(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
                 (_, "/control/replace"), (_, "/control/evict"),
-                (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/stats"), (_, "/control/stats/reset"),
+                (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/hide"), (_, "/control/stats"),
+                (_, "/control/stats/reset"),
                 (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"), (_, "/control/zmq"),
                 (_, "/control/electrum"):
                 return Self.error("method \(method) not allowed", status: 405)
@@ -134,6 +140,14 @@ struct ControlRouter: Sendable {
             rbf: request.rbf ?? true
         )
         return .json(.object([.init("txid", .string(tx.txid))]))
+    }
+
+    /// `{"address": "...", "hidden": true}` (default true): the Blockbook face answers the address as unused.
+    private func hide(_ body: [UInt8]) throws -> SimReply {
+        let request = try decode(HideRequest.self, body)
+        let address = try Self.address(request.address).string
+        let hidden = engine.hide(address, request.hidden ?? true)
+        return .json(.object([.init("hidden", .array(hidden.sorted().map(JSONValue.string)))]))
     }
 
     private func reorg(_ body: [UInt8]) throws -> SimReply {

@@ -18,7 +18,8 @@ struct DataRouter: Sendable {
     }
 
     private func blockbook(path: String, query: [String: Substring]) -> SimReply {
-        let renderer = BlockbookRenderer(chain: world.chain, now: now)
+        var renderer = BlockbookRenderer(chain: world.chain, now: now)
+        renderer.hidden = world.hidden
         if path == "/api" { return Self.redirect(to: "/api/", query: query) }
         if let height = path.suffix(after: "/api/v2/block-index/") { return renderer.blockIndex(height) }
         if let id = path.suffix(after: "/api/v2/block/") { return renderer.block(id, page: query.int("page")) }

@@ -28,7 +28,8 @@ extension BlockbookRenderer {
         } catch {
             return Self.error("Invalid address, \(error)")
         }
-        let view = chain.view(of: address.string)
+        // A hidden address is answered as one no transaction ever touched: a provider lying by omission.
+        let view = chain.view(of: hidden.contains(address.string) ? "" : address.string)
         let truth = view.truth
         var object = JSONObjectBuilder()
         let ordered = view.newestFirst

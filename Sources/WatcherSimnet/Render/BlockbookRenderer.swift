@@ -9,6 +9,8 @@ struct BlockbookRenderer: Sendable {
     let chain: ChainModel
     /// Current time (unix seconds) for the status page's mempool time.
     let now: Double
+    /// Addresses answered as unused (`POST /control/hide`).
+    var hidden: Set<String> = []
 
     static func error(_ message: String, status: Int = 400) -> SimReply {
         .json(.object([.init("error", .string(message))]), status: status)

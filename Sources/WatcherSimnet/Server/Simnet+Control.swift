@@ -172,6 +172,12 @@ extension Simnet {
         engine.snapshot().chain.truths()
     }
 
+    /// Makes the Blockbook face answer `address` as unused (`hidden: false` shows it again), as a provider
+    /// lying by omission would (`POST /control/hide`). Other endpoints (transactions, blocks) still tell the truth.
+    public func hide(_ address: String, hidden: Bool = true) async {
+        _ = engine.hide(address, hidden)
+    }
+
     /// The best block.
     public func tip() async -> BlockRef {
         engine.snapshot().chain.tip.ref

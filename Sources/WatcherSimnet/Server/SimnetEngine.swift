@@ -11,6 +11,8 @@ final class SimnetEngine: Sendable {
     struct World: Sendable {
         var chain: ChainModel
         var prices: PriceModel
+        /// Addresses the Blockbook face answers as unused (`POST /control/hide`): a provider lying by omission.
+        var hidden: Set<String> = []
     }
 
     let clock: TimeSource
@@ -44,6 +46,14 @@ final class SimnetEngine: Sendable {
     /// A consistent copy of chain and prices.
     func snapshot() -> World {
         world.withLock { $0 }
+    }
+
+    /// Hides `address` from the Blockbook face's address endpoint, or shows it again.
+    func hide(_ address: String, _ hidden: Bool) -> Set<String> {
+        world.withLock { world in
+            if hidden { world.hidden.insert(address) } else { world.hidden.remove(address) }
+            return world.hidden
+        }
     }
 
     func mine(count: Int) throws(ChainModel.Failure) -> [SimBlock] {
