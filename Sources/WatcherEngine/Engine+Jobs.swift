@@ -90,12 +90,21 @@ extension Engine {
             let configured = driver
             // With agree above 1, a second provider reads the summaries once per block (a provider in charge may
             // hide a payment by leaving it out).
-            let mark = driver.agree > 1 && !driver.fillOnly ? SecondOpinionMark() : nil
+            guard driver.agree > 1, !driver.fillOnly else {
+                return { try await configured.poll(try book().watch(watch)) }
+            }
+            let second = SecondOpinion(chain: chain, context: context)
             return {
                 let followed = try book().watch(watch)
-                let tip = try context.store.read { try $0.tip(chain: chain)?.hash }
+                let tip = try second.tip()
                 try await configured.poll(followed)
-                if let mark { try await configured.secondOpinion(followed, mark: mark, polledAt: tip) }
+                try await second.run(providers: configured.providers, polledAt: tip) {
+                    Array(followed.entries.keys)
+                } round: { reordered in
+                    var other = configured
+                    other.providers = reordered
+                    try await other.poll(followed)
+                }
             }
         case .wallet(let chain, let watch, let strategy):
             guard let book = wallets[chain], let wallet = book.wallets[watch] else { return {} }
@@ -115,7 +124,23 @@ extension Engine {
                 driver.prepareOnly = !canFill(job.providers)
             }
             if strategy == .xpub { return driver.xpubRound }
-            return driver.round
+            guard driver.agree > 1, strategy == .poll else { return driver.round }
+            // With agree above 1, a second provider reads the window once per block, as for an `address` watch.
+            let configured = driver
+            let second = SecondOpinion(chain: chain, context: context)
+            return {
+                let tip = try second.tip()
+                try await configured.round()
+                try await second.run(providers: configured.providers, polledAt: tip) {
+                    try context.store.read { txn in
+                        try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == watch }.map(\.address)
+                    }
+                } round: { reordered in
+                    var other = configured
+                    other.providers = reordered
+                    try await other.round()
+                }
+            }
         case .accounts(let chain, let refresh):
             return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)
         case .tx(_, let watch):

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
@@ -17,7 +18,15 @@ import WatcherTesting
 struct AgreeOmissionTests {
     static let followed = AgreeTests.honestAddress
 
-    static func config(_ simnets: [Simnet], _ data: String) throws -> WatcherConfig {
+    /// The watch followed: an address, or a wallet whose receive address 0 is paid.
+    static let addressWatch =
+        #"{"id": "shop", "type": "address", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2, "#
+        + #""strategy": "poll", "confirmations": [1], "addresses": ["\#(followed)"]}"#
+    static let walletWatch =
+        #"{"id": "shop", "type": "wallet", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2, "#
+        + #""strategy": "poll", "confirmations": [1], "gap": 3, "descriptor": "\#(WalletTests.descriptor)"}"#
+
+    static func config(_ simnets: [Simnet], _ data: String, watch: String) throws -> WatcherConfig {
         let ids = ["liar", "h1", "h2"]
         let providers = zip(ids, simnets).map { id, simnet in
             """
@@ -30,14 +39,16 @@ struct AgreeOmissionTests {
              "providers": [\(providers.joined(separator: ","))],
              "watches": [
                {"id": "chain", "type": "blocks", "providers": ["h1", "h2"], "every": "1s"},
-               {"id": "shop", "type": "address", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2,
-                "strategy": "poll", "confirmations": [1], "addresses": ["\(followed)"]}],
+               \(watch)],
              "sinks": []}
             """
         return try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
     }
 
-    @Test func aPaymentTheProviderInChargeHidesIsFoundByTheSecondOpinionAndAnnouncedOnce() async throws {
+    @Test(arguments: ["address", "wallet"])
+    func aPaymentTheProviderInChargeHidesIsFoundByTheSecondOpinionAndAnnouncedOnce(shape: String) async throws {
+        let followed = shape == "address" ? Self.followed : try WalletTests.address(.receive, 0)
+        let watch = shape == "address" ? Self.addressWatch : Self.walletWatch
         let data = EngineIntegrationTests.dataDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         try await Simnet.with(WatchShapeTests.quiet) { first in
@@ -45,7 +56,7 @@ struct AgreeOmissionTests {
                 try await Simnet.with(WatchShapeTests.quiet) { third in
                     let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
                     do {
-                        try await run([first, second, third], client: client, data: data)
+                        try await run([first, second, third], client: client, data: data, watch: watch, followed)
                         try await client.shutdown()
                     } catch {
                         try? await client.shutdown()
@@ -56,15 +67,18 @@ struct AgreeOmissionTests {
         }
     }
 
-    func run(_ simnets: [Simnet], client: HTTPClient, data: String) async throws {
+    func run(_ simnets: [Simnet], client: HTTPClient, data: String, watch: String, _ followed: String) async throws {
         let liar = simnets[0]
-        await liar.hide(Self.followed)
-        let config = try Self.config(simnets, data)
+        await liar.hide(followed)
+        let config = try Self.config(simnets, data, watch: watch)
         try await EngineIntegrationTests.running(config, client: client) { store in
             try await eventually("the baseline") {
-                try store.read { try $0.addressState(chain: "btc", address: Self.followed)?.summary } != nil
+                try store.read { txn in
+                    try txn.addressState(chain: "btc", address: followed)?.summary != nil
+                        || txn.walletState(chain: "btc", wallet: "shop")?.receive.checkedUpTo != nil
+                }
             }
-            let paid = try await AgreeTests.each(simnets) { try await $0.pay(to: Self.followed, amountSat: 50_000) }
+            let paid = try await AgreeTests.each(simnets) { try await $0.pay(to: followed, amountSat: 50_000) }
             let mined = try await AgreeTests.each(simnets) { try await $0.mine() }
             #expect(Set(paid).count == 1)
             #expect(Set(mined.map { $0.map(\.hash) }).count == 1, "one chain: the liar only hides the address")
@@ -81,15 +95,24 @@ struct AgreeOmissionTests {
             try await eventually(timeout: .seconds(60), "a second opinion at the new tip") {
                 await simnets[1].stats().families[.blockbook]?.endpoints["/api/v2/address"] ?? 0 >= asked + 1
             }
-            let state = try #require(try store.read { try $0.addressState(chain: "btc", address: Self.followed) })
+            let state = try #require(try store.read { try $0.addressState(chain: "btc", address: followed) })
             #expect(state.txs[paid[0]]?.blockHash == mined[0][0].hash)
             #expect(state.summary?.balanceSat == 50_000)
             let about = try WatchShapeTests.events(store).filter { $0["data"]?["txid"] == .string(paid[0]) }
             #expect(about.filter { $0["type"] == .string("address.tx.confirmed") }.count == 1)
             #expect(!about.contains { $0["type"] == .string("address.tx.reverted") })
             #expect(!about.contains { $0["type"] == .string("address.tx.replaced") })
-            let balances = try AgreeTests.events(store, "address.balance.changed")
-            #expect(balances.last?["data"]?["balanceSat"] == .number("50000"), "\(balances)")
+            // The balance steps (an unconfirmed one too when a second opinion ran while it waited): one confirmed,
+            // the steps adding up to the balance the honest two hold.
+            let kind = followed == Self.followed ? "address.balance.changed" : "wallet.balance.changed"
+            let steps = try AgreeTests.events(store, kind).compactMap { $0["data"] }
+            #expect(steps.filter { $0["state"] == .string("confirmed") }.count == 1, "\(steps)")
+            let deltas = steps.compactMap { step -> Int64? in
+                guard case .number(let text)? = step["deltaSat"] else { return nil }
+                return Int64(text)
+            }
+            #expect(deltas.reduce(0, +) == 50_000, "\(steps)")
+            #expect(steps.last?["balanceSat"] == .number("50000"), "\(steps)")
         }
     }
 }

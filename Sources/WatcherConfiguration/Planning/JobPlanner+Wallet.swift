@@ -44,7 +44,8 @@ extension JobPlanner {
             requestsPerHour: Double(requests) * (Self.perHour(watch.every) + settings.blocksPerHour),
             detail: "\(how) every \(watch.every.configText) and after each new block over \(window), plus history "
                 + "when a balance changes; " + choice + agreeText(watch),
-            whileFollowing: false
+            whileFollowing: false,
+            alsoAsks: secondOpinionCost(watch)
         )
     }
 }

@@ -14,7 +14,7 @@ struct WalletDriver: Sendable {
     let chain: String
     let wallet: WalletBook.Wallet
     let book: WalletBook
-    let providers: [String]
+    var providers: [String]
     let context: EngineContext
     /// `true`: only addresses whose history was never checked or whose balance is unknown (a scanned wallet, whose
     /// payments come with the blocks); `false`: the whole window each round (a polled wallet).
