@@ -88,23 +88,17 @@ extension Engine {
                 driver.fillOnly = true
             }
             let configured = driver
-            // With agree above 1, a second provider reads the summaries once per block (a provider in charge may
-            // hide a payment by leaving it out).
             guard driver.agree > 1, !driver.fillOnly else {
                 return { try await configured.poll(try book().watch(watch)) }
             }
-            let second = SecondOpinion(chain: chain, context: context)
-            return {
-                let followed = try book().watch(watch)
-                let tip = try second.tip()
-                try await configured.poll(followed)
-                try await second.run(providers: configured.providers, polledAt: tip) {
-                    Array(followed.entries.keys)
-                } round: { reordered in
-                    var other = configured
-                    other.providers = reordered
-                    try await other.poll(followed)
-                }
+            // With agree above 1, the next provider reads the summaries once per block too (a provider in charge
+            // may hide a payment by leaving it out).
+            return SecondOpinion(chain: chain, context: context).body(providers: driver.providers) {
+                Array(try book().watch(watch).entries.keys)
+            } round: { providers in
+                var driver = configured
+                driver.providers = providers
+                try await driver.poll(try book().watch(watch))
             }
         case .wallet(let chain, let watch, let strategy):
             guard let book = wallets[chain], let wallet = book.wallets[watch] else { return {} }
@@ -125,27 +119,31 @@ extension Engine {
             }
             if strategy == .xpub { return driver.xpubRound }
             guard driver.agree > 1, strategy == .poll else { return driver.round }
-            // With agree above 1, a second provider reads the window once per block, as for an `address` watch.
+            // With agree above 1, the next provider reads the window once per block too, as for an `address` watch.
             let configured = driver
-            let second = SecondOpinion(chain: chain, context: context)
-            return {
-                let tip = try second.tip()
-                try await configured.round()
-                try await second.run(providers: configured.providers, polledAt: tip) {
-                    try context.store.read { txn in
-                        try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == watch }.map(\.address)
-                    }
-                } round: { reordered in
-                    var other = configured
-                    other.providers = reordered
-                    try await other.round()
+            return SecondOpinion(chain: chain, context: context).body(providers: driver.providers) {
+                try context.store.read { txn in
+                    try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == watch }.map(\.address)
                 }
+            } round: { providers in
+                var driver = configured
+                driver.providers = providers
+                try await driver.round()
             }
         case .accounts(let chain, let refresh):
             return accountsRunner(chain: chain, providers: job.providers, refresh: refresh)
-        case .tx(_, let watch):
+        case .tx(let chain, let watch):
             guard let config = config.watches.first(where: { $0.id == watch }) else { return {} }
-            return TxDriver(watch: config, context: context).poll
+            let driver = TxDriver(watch: config, context: context)
+            guard config.agree > 1 else { return driver.poll }
+            // With agree above 1, the next provider is asked once per block too: the provider in charge may hide it.
+            return SecondOpinion(chain: chain, context: context).body(providers: driver.providers, needs: .transaction)
+            {
+                providers in
+                var driver = driver
+                driver.providers = providers
+                try await driver.poll()
+            }
         case .price(let watch):
             guard let config = config.watches.first(where: { $0.id == watch }) else { return {} }
             return PriceDriver(watch: config, context: context).poll

@@ -26,6 +26,12 @@ struct AgreeOmissionTests {
         #"{"id": "shop", "type": "wallet", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2, "#
         + #""strategy": "poll", "confirmations": [1], "gap": 3, "descriptor": "\#(WalletTests.descriptor)"}"#
 
+    /// A `tx` watch on the first payment, whose transaction the liar answers as not found.
+    static func txWatch() throws -> String {
+        #"{"id": "shop", "type": "tx", "providers": ["liar", "h1", "h2"], "every": "1s", "agree": 2, "#
+            + #""confirmations": [1], "txid": "\#(try AgreeTests.firstPayment())"}"#
+    }
+
     static func config(_ simnets: [Simnet], _ data: String, watch: String) throws -> WatcherConfig {
         let ids = ["liar", "h1", "h2"]
         let providers = zip(ids, simnets).map { id, simnet in
@@ -113,6 +119,53 @@ struct AgreeOmissionTests {
             }
             #expect(deltas.reduce(0, +) == 50_000, "\(steps)")
             #expect(steps.last?["balanceSat"] == .number("50000"), "\(steps)")
+        }
+    }
+
+    @Test func aTransactionTheProviderInChargeHidesIsConfirmedByTheOthers() async throws {
+        let data = EngineIntegrationTests.dataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let txid = try AgreeTests.firstPayment()
+        try await Simnet.with(WatchShapeTests.quiet) { first in
+            try await Simnet.with(WatchShapeTests.quiet) { second in
+                try await Simnet.with(WatchShapeTests.quiet) { third in
+                    let simnets = [first, second, third]
+                    await first.hide(txid)
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    do {
+                        let config = try Self.config(simnets, data, watch: try Self.txWatch())
+                        try await EngineIntegrationTests.running(config, client: client) { store in
+                            let paid = try await AgreeTests.each(simnets) {
+                                try await $0.pay(to: Self.followed, amountSat: 50_000)
+                            }
+                            #expect(paid == [txid, txid, txid])
+                            let mined = try await AgreeTests.each(simnets) { try await $0.mine() }
+                            let confirmed = try await WatchShapeTests.event(
+                                store,
+                                "tx.confirmations",
+                                timeout: .seconds(60)
+                            ) { $0["txid"] == .string(txid) }
+                            #expect(confirmed["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
+                            #expect(confirmed["data"]?["blockHash"] == .string(mined[0][0].hash))
+                            // Later blocks: announced once, never reverted by the liar's "not found".
+                            let asked = await second.stats().families[.blockbook]?.endpoints["/api/v2/tx"] ?? 0
+                            _ = try await AgreeTests.each(simnets) { try await $0.mine(count: 2) }
+                            try await eventually(timeout: .seconds(60), "a second opinion at the new tip") {
+                                await second.stats().families[.blockbook]?.endpoints["/api/v2/tx"] ?? 0 >= asked + 1
+                            }
+                            let about = try WatchShapeTests.events(store).filter {
+                                $0["data"]?["txid"] == .string(txid)
+                            }
+                            #expect(about.filter { $0["type"] == .string("tx.confirmations") }.count == 1)
+                            #expect(!about.contains { $0["type"] == .string("tx.reverted") })
+                        }
+                        try await client.shutdown()
+                    } catch {
+                        try? await client.shutdown()
+                        throw error
+                    }
+                }
+            }
         }
     }
 }

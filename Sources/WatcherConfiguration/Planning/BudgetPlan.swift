@@ -45,6 +45,7 @@ public struct BudgetPlan: Sendable {
     /// What a job asks of a provider beside its primary (`agree` above 1).
     static func alsoAsked(_ work: JobPlan.Work) -> String {
         if case .chain = work { return "its tip, for the agreed tip" }
+        if case .tx = work { return "a second opinion: the transaction once per block until settled" }
         return "a second opinion: the watch's summaries once per block"
     }
 

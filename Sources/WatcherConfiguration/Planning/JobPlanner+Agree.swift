@@ -22,11 +22,13 @@ extension JobPlanner {
     func secondOpinionCost(_ watch: WatchConfig) -> [String: Double] {
         guard watch.agree > 1, watch.providers.count > 1 else { return [:] }
         let second = watch.providers[1]
-        return [second: Double(roundCost(addressCount(watch), on: second).requests) * settings.blocksPerHour]
+        let requests = watch.kind == .tx ? 1 : roundCost(addressCount(watch), on: second).requests
+        return [second: Double(requests) * settings.blocksPerHour]
     }
 
     /// `; a second opinion …` for a polled `address` watch: the next provider's summaries once per block.
     func secondOpinionText(_ watch: WatchConfig) -> String {
+        if watch.kind == .tx { return "; a second opinion once per block: the next provider asked too, until settled" }
         guard watch.kind == .address || watch.kind == .wallet, strategy(watch) == .poll else { return "" }
         let count = addressCount(watch)
         return "; a second opinion once per block: \(count) address summar\(count == 1 ? "y" : "ies") from the next "

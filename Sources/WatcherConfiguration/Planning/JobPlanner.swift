@@ -40,7 +40,8 @@ struct JobPlanner {
                     every: watch.every,
                     requestsPerHour: Self.perHour(watch.every),
                     detail: "1 request every \(watch.every.configText) until settled" + agreeText(watch),
-                    whileFollowing: false
+                    whileFollowing: false,
+                    alsoAsks: secondOpinionCost(watch)
                 )
             )
         }

@@ -25,24 +25,46 @@ final class SecondOpinion: Sendable {
         self.context = context
     }
 
+    /// A job body: `round` with the watch's providers, then, once per block, `round` with them reordered by
+    /// ``run(providers:needs:polledAt:addresses:round:)``. A failure of the first round does not stop the second
+    /// opinion (the provider in charge may be the one failing); it is thrown after it.
+    func body(
+        providers: [String],
+        needs: ChainCapabilities = [.address, .addressTransactions],
+        addresses: @escaping @Sendable () throws -> [String] = { [] },
+        round: @escaping @Sendable (_ providers: [String]) async throws -> Void
+    ) -> @Sendable () async throws -> Void {
+        { [self] in
+            let tip = try self.tip()
+            var failure: (any Error)?
+            do { try await round(providers) } catch is CancellationError { throw CancellationError() } catch {
+                failure = error
+            }
+            try await run(providers: providers, needs: needs, polledAt: tip, addresses: addresses, round: round)
+            if let failure { throw failure }
+        }
+    }
+
     /// The stored tip's hash, read before the provider in charge's round.
     func tip() throws -> String? {
         let chain = self.chain
         return try context.store.read { try $0.tip(chain: chain)?.hash }
     }
 
-    /// Runs `round` with `providers` reordered (the first one last, those set aside left out), if the stored tip is
+    /// Runs `round` with `providers` reordered (the first one last; those set aside, or without `needs`, left out),
+    /// if the stored tip is
     /// still `polledAt` and no second opinion ran there yet; `addresses` are the ones whose new transactions are
     /// logged as found by the second provider.
     func run(
         providers: [String],
+        needs: ChainCapabilities = [.address, .addressTransactions],
         polledAt: String?,
         addresses: @Sendable () throws -> [String],
         round: @Sendable ([String]) async throws -> Void
     ) async throws {
         guard let tip = try self.tip(), tip == polledAt, checked.withLock({ $0 }) != tip else { return }
         var usable: [String] = []
-        for id in providers where context.chainProviders[id]?.capabilities.pollsAddresses == true {
+        for id in providers where context.chainProviders[id]?.capabilities.isSuperset(of: needs) == true {
             if await context.scheduler.isSetAside(id) { continue }
             usable.append(id)
         }

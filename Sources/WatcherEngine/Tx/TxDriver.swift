@@ -8,6 +8,14 @@ import WatcherStorage
 struct TxDriver: Sendable {
     let watch: WatchConfig
     let context: EngineContext
+    /// Who is asked, in failover order: the watch's providers, or reordered for a second opinion.
+    var providers: [String]
+
+    init(watch: WatchConfig, context: EngineContext) {
+        self.watch = watch
+        self.context = context
+        self.providers = watch.providers
+    }
 
     func poll() async throws {
         guard let txid = watch.txid else { return }
@@ -25,7 +33,7 @@ struct TxDriver: Sendable {
             (try txn.watchState(TxReducer.State.self, watch: watchID), try txn.tip(chain: chain)?.height)
         }
         if let stored, TxReducer.isSettled(stored, tipHeight: tipHeight, context: reducerContext) { return }
-        let (source, answered) = try await context.ask(watch.providers, .refresh) {
+        let (source, answered) = try await context.ask(providers, .refresh) {
             ($0.id, try await $0.transaction(txid))
         }
         let (tx, trust) = try await verified(answered, source: source, stored: stored, context: reducerContext)

@@ -17,7 +17,8 @@ struct ControlRouter: Sendable {
     }
     private struct ReorgRequest: Decodable { var depth: Int }
     private struct HideRequest: Decodable {
-        var address: String
+        var address: String?
+        var txid: String?
         var hidden: Bool?
     }
     private struct ReplaceRequest: Decodable {
@@ -142,11 +143,18 @@ struct ControlRouter: Sendable {
         return .json(.object([.init("txid", .string(tx.txid))]))
     }
 
-    /// `{"address": "...", "hidden": true}` (default true): the Blockbook face answers the address as unused.
+    /// `{"address": "..."}` or `{"txid": "..."}`, with `"hidden"` (default true): the Blockbook face answers the
+    /// address as unused, or the transaction as not found.
     private func hide(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(HideRequest.self, body)
-        let address = try Self.address(request.address).string
-        let hidden = engine.hide(address, request.hidden ?? true)
+        let what: String
+        switch (request.address, request.txid) {
+        case (let address?, nil): what = try Self.address(address).string
+        case (nil, let txid?) where txid.count == 64 && txid.allSatisfy(\.isHexDigit): what = txid.lowercased()
+        case (nil, _?): throw BadRequest(message: "txid must be 64 hex digits")
+        default: throw BadRequest(message: "give one of address or txid")
+        }
+        let hidden = engine.hide(what, request.hidden ?? true)
         return .json(.object([.init("hidden", .array(hidden.sorted().map(JSONValue.string)))]))
     }
 

@@ -109,7 +109,9 @@ struct BlockbookRenderer: Sendable {
     /// (`spentTxId`, `spentIndex`, and `spentHeight` once it is confirmed), as an extended-index instance does.
     func transaction(_ txid: Substring, spending: Bool = false) -> SimReply {
         guard !txid.isEmpty else { return Self.error("Missing txid") }
-        guard let tx = chain.transaction(String(txid)) else { return Self.error("Transaction '\(txid)' not found") }
+        guard !hidden.contains(String(txid)), let tx = chain.transaction(String(txid)) else {
+            return Self.error("Transaction '\(txid)' not found")
+        }
         return .json(BlockbookTxJSON(chain: chain).full(tx, spending: spending))
     }
 

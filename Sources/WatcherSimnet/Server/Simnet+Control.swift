@@ -172,10 +172,11 @@ extension Simnet {
         engine.snapshot().chain.truths()
     }
 
-    /// Makes the Blockbook face answer `address` as unused (`hidden: false` shows it again), as a provider
-    /// lying by omission would (`POST /control/hide`). Other endpoints (transactions, blocks) still tell the truth.
-    public func hide(_ address: String, hidden: Bool = true) async {
-        _ = engine.hide(address, hidden)
+    /// Makes the Blockbook face answer `item` (an address) as unused, or (a txid) as not found (`hidden: false`
+    /// shows it again), as a provider lying by omission would (`POST /control/hide`). Other endpoints (blocks, the
+    /// other addresses and transactions) still tell the truth.
+    public func hide(_ item: String, hidden: Bool = true) async {
+        _ = engine.hide(item, hidden)
     }
 
     /// The best block.

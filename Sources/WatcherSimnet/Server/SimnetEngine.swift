@@ -11,7 +11,8 @@ final class SimnetEngine: Sendable {
     struct World: Sendable {
         var chain: ChainModel
         var prices: PriceModel
-        /// Addresses the Blockbook face answers as unused (`POST /control/hide`): a provider lying by omission.
+        /// Addresses the Blockbook face answers as unused, and txids it answers as not found (`POST /control/hide`):
+        /// a provider lying by omission.
         var hidden: Set<String> = []
     }
 
@@ -48,7 +49,7 @@ final class SimnetEngine: Sendable {
         world.withLock { $0 }
     }
 
-    /// Hides `address` from the Blockbook face's address endpoint, or shows it again.
+    /// Hides `address` (or a txid) from the Blockbook face's address (or transaction) endpoint, or shows it again.
     func hide(_ address: String, _ hidden: Bool) -> Set<String> {
         world.withLock { world in
             if hidden { world.hidden.insert(address) } else { world.hidden.remove(address) }
