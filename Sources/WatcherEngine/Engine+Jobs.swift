@@ -137,9 +137,8 @@ extension Engine {
             let driver = TxDriver(watch: config, context: context)
             guard config.agree > 1 else { return driver.poll }
             // With agree above 1, the next provider is asked once per block too: the provider in charge may hide it.
-            return SecondOpinion(chain: chain, context: context).body(providers: driver.providers, needs: .transaction)
-            {
-                providers in
+            let second = SecondOpinion(chain: chain, context: context)
+            return second.body(providers: driver.providers, needs: .transaction) { providers in
                 var driver = driver
                 driver.providers = providers
                 try await driver.poll()

@@ -52,9 +52,8 @@ final class SecondOpinion: Sendable {
     }
 
     /// Runs `round` with `providers` reordered (the first one last; those set aside, or without `needs`, left out),
-    /// if the stored tip is
-    /// still `polledAt` and no second opinion ran there yet; `addresses` are the ones whose new transactions are
-    /// logged as found by the second provider.
+    /// if the stored tip is still `polledAt` and no second opinion ran there yet; `addresses` are the ones whose new
+    /// transactions are logged as found by the second provider.
     func run(
         providers: [String],
         needs: ChainCapabilities = [.address, .addressTransactions],
