@@ -190,6 +190,7 @@ public struct ElectrumProvider: ChainProvider {
         let tx = try await transaction(raw: txid.lowercased())
         var inputs: [TxEndpoint] = []
         var valueIn: Int64 = 0
+        var spentScripts: [[UInt8]] = []
         if tx.isCoinbase { inputs.append(TxEndpoint(address: nil, valueSat: 0)) }
         for input in tx.inputs where !tx.isCoinbase {
             let parent = try await transaction(raw: input.previousOutput.txid.displayHex)
@@ -198,16 +199,31 @@ public struct ElectrumProvider: ChainProvider {
                 throw invalid("transaction \(txid) spends output \(vout) of a parent with \(parent.outputs.count)")
             }
             let spent = parent.outputs[vout]
+            spentScripts.append(spent.scriptPubKey)
             valueIn += spent.value
             inputs.append(TxEndpoint(address: addressText(spent.scriptPubKey), valueSat: spent.value))
         }
         let outputs = tx.outputs.map { TxEndpoint(address: addressText($0.scriptPubKey), valueSat: $0.value) }
-        // The raw form has no height: the history of the first output's script places the transaction.
+        // The raw form has no height: the history of the first output's script places the transaction. A script
+        // whose history the server will not give (ElectrumX's 10001, or Fulcrum's max_history: an empty history,
+        // which cannot be, as the transaction touches it) passes to the next output's, then to the spent ones'.
         var height: Int?
-        if let script = tx.outputs.first(where: { addressText($0.scriptPubKey) != nil })?.scriptPubKey {
+        var scripts: [[UInt8]] = []
+        for script in tx.outputs.map(\.scriptPubKey) + spentScripts
+        where addressText(script) != nil && !scripts.contains(script) {
+            scripts.append(script)
+        }
+        for (index, script) in scripts.enumerated() {
             let scripthash = ElectrumHash.scripthash(scriptPubKey: script)
-            let entries = try await history(scripthash, address: scripthash)
+            let entries: [HistoryEntry]
+            do {
+                entries = try await history(scripthash, address: scripthash)
+            } catch ProviderError.badRequest where index + 1 < scripts.count {
+                continue
+            }
+            if entries.isEmpty, index + 1 < scripts.count { continue }
             height = entries.first { $0.txHash == txid.lowercased() }.flatMap { $0.height > 0 ? $0.height : nil }
+            break
         }
         let header = try await height.asyncMap { try await self.header(at: $0, fresh: false) }
         return ChainTransaction(
