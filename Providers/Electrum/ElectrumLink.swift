@@ -23,6 +23,8 @@ actor ElectrumLink {
     /// Why the last attempt failed: repeated while backing off, so a chain mismatch stays a chain mismatch.
     private var lastFailure: ProviderError?
     private(set) var server: Server?
+    /// The methods this session's server answered -32601 "method not found": asked no more until a new session.
+    private(set) var missing: Set<String> = []
 
     init(provider: String, endpoint: ElectrumEndpoint, expectedGenesis: String?, timeout: Duration, maxLineLength: Int)
     {
@@ -36,10 +38,13 @@ actor ElectrumLink {
     /// One call on the connection, opened first if needed.
     func call(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
         let client = try await connected()
+        guard !missing.contains(method) else { throw ProviderError.unsupported(provider: provider, operation: method) }
         do {
             return try await client.call(method, params, timeout: timeout)
         } catch {
-            throw map(error, method: method)
+            let mapped = map(error, method: method)
+            if case .unsupported = mapped, self.client === client { missing.insert(method) }
+            throw mapped
         }
     }
 
@@ -58,6 +63,7 @@ actor ElectrumLink {
             let (client, server) = try await task.value
             self.client = client
             self.server = server
+            missing = []
             failures = 0
             retryAt = nil
             lastFailure = nil
@@ -144,6 +150,9 @@ actor ElectrumLink {
         if let client, client.isClosed { self.client = nil }
     }
 
+    /// ElectrumX's error for a history longer than its limit.
+    static let historyTooLarge = 10001
+
     /// The words of a genesis mismatch, the same in health, `check` and calls.
     static func mismatch(_ server: String, _ expected: String) -> String {
         "chain mismatch: the server's genesis block is \(server) but the provider's chain wants \(expected)"
@@ -175,7 +184,18 @@ actor ElectrumLink {
                 detail: "\(method): \(message) (subscription limit; raise the server's max_subs_per_ip)"
             )
         case .server(-32603, let message):
-            return .unavailable(provider: provider, status: nil, detail: "\(method): \(message)")
+            // electrs while it builds or compacts its index: only version and headers are answered meanwhile.
+            return .unavailable(
+                provider: provider,
+                status: nil,
+                detail: "\(method): \(message): the server is still indexing (electrs answers -32603 until its "
+                    + "index is built or compacted)"
+            )
+        case .server(Self.historyTooLarge, let message):
+            return .badRequest(
+                provider: provider,
+                detail: "\(method): error \(Self.historyTooLarge): \(message) (longer than the server's history limit)"
+            )
         case .server(_, let message) where message.contains("No such mempool or blockchain transaction"):
             return .notFound(provider: provider, what: "\(method) \(message)")
         case .server(let code, let message):

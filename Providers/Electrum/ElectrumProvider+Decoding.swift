@@ -29,9 +29,23 @@ extension ElectrumProvider {
         BitcoinAddress(scriptPubKey: script, network: network)?.string
     }
 
+    /// `get_balance`: confirmed satoshi and the mempool's signed delta.
+    func balance(_ scripthash: String, address: String) async throws -> (confirmed: Int64, unconfirmed: Int64) {
+        let answer = try await link.call("blockchain.scripthash.get_balance", [.string(scripthash)])
+        guard let confirmed = answer["confirmed"].flatMap(Self.int64),
+            let unconfirmed = answer["unconfirmed"].flatMap(Self.int64)
+        else { throw invalid("get_balance of \(address) answered \(Self.clip(answer))") }
+        return (confirmed, unconfirmed)
+    }
+
     /// `get_history`, in the server's order (confirmed by height, then the mempool).
     func history(_ scripthash: String, address: String) async throws -> [HistoryEntry] {
-        let result = try await link.call("blockchain.scripthash.get_history", [.string(scripthash)])
+        let result: JSONValue
+        do {
+            result = try await link.call("blockchain.scripthash.get_history", [.string(scripthash)])
+        } catch ProviderError.badRequest(_, let detail) where detail.contains("\(ElectrumLink.historyTooLarge)") {
+            throw Self.tooLarge(provider: id, address: address)
+        }
         guard let items = result.arrayValue else {
             throw invalid("get_history of \(address) answered \(Self.clip(result)), not an array")
         }
@@ -41,6 +55,15 @@ extension ElectrumProvider {
             else { throw invalid("get_history of \(address) has the entry \(Self.clip(item))") }
             return HistoryEntry(txHash: txid.lowercased(), height: height, fee: item["fee"].flatMap(Self.int64))
         }
+    }
+
+    /// The error for an address whose history the server refuses as longer than its limit.
+    static func tooLarge(provider: String, address: String) -> ProviderError {
+        .badRequest(
+            provider: provider,
+            detail: "\(address): history too large: the server refuses histories longer than its limit "
+                + "(ElectrumX error \(ElectrumLink.historyTooLarge)); follow this address through another provider"
+        )
     }
 
     /// A transaction by txid, raw from the server (or the cache) and decoded; its hash must be the txid.

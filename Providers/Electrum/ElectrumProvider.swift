@@ -47,6 +47,9 @@ public struct ElectrumProvider: ChainProvider {
     public func health() async throws -> ProviderHealth {
         do {
             let tip = try await tip()
+            // electrs answers headers while its index is unavailable, and -32603 to everything else, ping
+            // included: the ping tells a server that cannot answer for addresses yet.
+            _ = try await link.call("server.ping")
             return ProviderHealth(isHealthy: true, bestHeight: tip.height)
         } catch let error as ProviderError {
             return ProviderHealth(isHealthy: false, reason: error.description)
@@ -107,19 +110,33 @@ public struct ElectrumProvider: ChainProvider {
 
     public func address(_ address: String) async throws -> AddressSummary {
         let scripthash = try self.scripthash(address)
-        let balance = try await link.call("blockchain.scripthash.get_balance", [.string(scripthash)])
-        guard let confirmed = balance["confirmed"].flatMap(Self.int64),
-            let unconfirmed = balance["unconfirmed"].flatMap(Self.int64)
-        else { throw invalid("get_balance of \(address) answered \(Self.clip(balance))") }
+        let balance: (confirmed: Int64, unconfirmed: Int64)
+        do {
+            balance = try await self.balance(scripthash, address: address)
+        } catch ProviderError.unsupported {
+            // A server without get_balance: the balance is the sum of the history's deltas.
+            let txs = try await addressTransactions(address, limit: Int.max, after: nil)
+            balance = txs.reduce((0, 0)) { sum, tx in
+                tx.blockHeight == nil ? (sum.0, sum.1 + tx.deltaSat) : (sum.0 + tx.deltaSat, sum.1)
+            }
+        }
         let history = try await self.history(scripthash, address: address)
+        if history.isEmpty, balance.confirmed != 0 || balance.unconfirmed != 0 {
+            throw ProviderError.badRequest(
+                provider: id,
+                detail: "\(address): the server answered an empty history for a balance of "
+                    + "\(balance.confirmed + balance.unconfirmed) sat: it withholds histories longer than its limit "
+                    + "(Fulcrum's max_history, 125,000 by default); raise max_history or follow the address elsewhere"
+            )
+        }
         let waiting = history.filter { $0.height <= 0 }.count
         return AddressSummary(
             address: address,
-            balanceSat: confirmed,
+            balanceSat: balance.confirmed,
             totalReceivedSat: nil,
             totalSentSat: nil,
             txCount: history.count - waiting,
-            unconfirmedBalanceSat: unconfirmed,
+            unconfirmedBalanceSat: balance.unconfirmed,
             unconfirmedTxCount: waiting
         )
     }
@@ -173,6 +190,7 @@ public struct ElectrumProvider: ChainProvider {
         let tx = try await transaction(raw: txid.lowercased())
         var inputs: [TxEndpoint] = []
         var valueIn: Int64 = 0
+        var spentScripts: [[UInt8]] = []
         if tx.isCoinbase { inputs.append(TxEndpoint(address: nil, valueSat: 0)) }
         for input in tx.inputs where !tx.isCoinbase {
             let parent = try await transaction(raw: input.previousOutput.txid.displayHex)
@@ -181,16 +199,31 @@ public struct ElectrumProvider: ChainProvider {
                 throw invalid("transaction \(txid) spends output \(vout) of a parent with \(parent.outputs.count)")
             }
             let spent = parent.outputs[vout]
+            spentScripts.append(spent.scriptPubKey)
             valueIn += spent.value
             inputs.append(TxEndpoint(address: addressText(spent.scriptPubKey), valueSat: spent.value))
         }
         let outputs = tx.outputs.map { TxEndpoint(address: addressText($0.scriptPubKey), valueSat: $0.value) }
-        // The raw form has no height: the history of the first output's script places the transaction.
+        // The raw form has no height: the history of the first output's script places the transaction. A script
+        // whose history the server will not give (ElectrumX's 10001, or Fulcrum's max_history: an empty history,
+        // which cannot be, as the transaction touches it) passes to the next output's, then to the spent ones'.
         var height: Int?
-        if let script = tx.outputs.first(where: { addressText($0.scriptPubKey) != nil })?.scriptPubKey {
+        var scripts: [[UInt8]] = []
+        for script in tx.outputs.map(\.scriptPubKey) + spentScripts
+        where addressText(script) != nil && !scripts.contains(script) {
+            scripts.append(script)
+        }
+        for (index, script) in scripts.enumerated() {
             let scripthash = ElectrumHash.scripthash(scriptPubKey: script)
-            let entries = try await history(scripthash, address: scripthash)
+            let entries: [HistoryEntry]
+            do {
+                entries = try await history(scripthash, address: scripthash)
+            } catch ProviderError.badRequest where index + 1 < scripts.count {
+                continue
+            }
+            if entries.isEmpty, index + 1 < scripts.count { continue }
             height = entries.first { $0.txHash == txid.lowercased() }.flatMap { $0.height > 0 ? $0.height : nil }
+            break
         }
         let header = try await height.asyncMap { try await self.header(at: $0, fresh: false) }
         return ChainTransaction(

@@ -91,6 +91,15 @@ public struct ElectrumPush: ChainPushing {
 
     /// Records the connection's coverage, and warns once per connection when the cap leaves addresses uncovered.
     private func report(_ state: ElectrumPushState) async {
+        let refused = coverage.update(tooLarge: await state.tooLarge)
+        if !refused.isEmpty {
+            let names = refused.sorted().joined(separator: ", ")
+            let message =
+                "\(link.provider): the server refuses the history of \(names) as longer than its limit (ElectrumX "
+                + "error \(ElectrumLink.historyTooLarge)); these addresses are left to their watch's polls, the "
+                + "others stay pushed"
+            coverage.logger.warning("\(message)")
+        }
         let (capped, uncovered, subscribed) = await (state.capped, state.uncovered, state.count)
         guard coverage.update(capped: capped, uncovered: uncovered, subscribed: subscribed) else { return }
         let first = uncovered.prefix(3).joined(separator: ", ")

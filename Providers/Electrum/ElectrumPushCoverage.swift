@@ -9,6 +9,7 @@ public final class ElectrumPushCoverage: Sendable {
         var uncovered: [String] = []
         var subscribed = 0
         var warned = false
+        var tooLarge: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -20,6 +21,17 @@ public final class ElectrumPushCoverage: Sendable {
     public var uncovered: [String] { state.withLock { $0.uncovered } }
     /// How many scripthashes the connection follows.
     public var subscribed: Int { state.withLock { $0.subscribed } }
+
+    /// The followed addresses the server refused for a history past its limit (ElectrumX's error 10001).
+    public var tooLarge: Set<String> { state.withLock { $0.tooLarge } }
+
+    /// Records the addresses refused for their history's length. Returns those not reported before, to warn about.
+    func update(tooLarge: Set<String>) -> Set<String> {
+        state.withLock { state in
+            defer { state.tooLarge = tooLarge }
+            return tooLarge.subtracting(state.tooLarge)
+        }
+    }
 
     /// Records a connection's coverage. Returns whether to warn: the first time the cap leaves addresses out, and
     /// again after the cap stopped mattering.

@@ -19,6 +19,9 @@ actor ElectrumPushState {
     private(set) var capped = false
     /// The addresses asked for but not subscribed because of the cap: their watches' polls cover them.
     private(set) var uncovered: [String] = []
+    /// The addresses the server refuses to subscribe because their histories are longer than its limit (ElectrumX's
+    /// error 10001): left to their watches' polls, which report them by name.
+    private(set) var tooLarge: Set<String> = []
     /// Where the next re-check slice starts, in scripthash order.
     private var cursor = ""
 
@@ -59,7 +62,8 @@ actor ElectrumPushState {
             followed[scripthash] = nil
             _ = try? await call("blockchain.scripthash.unsubscribe", [.string(scripthash)])
         }
-        let new = wanted.filter { followed[$0.key] == nil }.sorted { $0.key < $1.key }
+        tooLarge.formIntersection(wanted.values)
+        let new = wanted.filter { followed[$0.key] == nil && !tooLarge.contains($0.value) }.sorted { $0.key < $1.key }
         guard !capped else {
             uncovered = new.map(\.value)
             return
@@ -90,6 +94,8 @@ actor ElectrumPushState {
                     followed[scripthash] = Followed(address: address, status: status, history: history)
                 case .failure(let error)? where Self.isCap(error):
                     capped = true
+                case .failure(let error)? where Self.isTooLarge(error):
+                    tooLarge.insert(address)
                 case .failure(let error)?:
                     throw error
                 case nil:
@@ -110,11 +116,26 @@ actor ElectrumPushState {
         return detail.contains("max_subs_per_ip")
     }
 
+    /// Whether `error` is a history longer than the server's limit (ElectrumX's error 10001).
+    static func isTooLarge(_ error: any Error) -> Bool {
+        guard case .badRequest(_, let detail) = error as? ProviderError else { return false }
+        return detail.contains("error \(ElectrumLink.historyTooLarge)")
+    }
+
     /// A status notification: when the status moved, the history is read again and each transaction that is new
     /// or at another height is reported.
     func changed(_ scripthash: String, status: String?) async throws -> [PushEvent] {
         guard let before = followed[scripthash], before.status != status else { return [] }
-        let history = status == nil ? [:] : try await self.history(scripthash)
+        let history: [String: Int]
+        do {
+            history = status == nil ? [:] : try await self.history(scripthash)
+        } catch let error where Self.isTooLarge(error) {
+            // Grown past the server's limit: the address's watch polls it (and reports it); the push drops it.
+            followed[scripthash] = nil
+            tooLarge.insert(before.address)
+            _ = try? await call("blockchain.scripthash.unsubscribe", [.string(scripthash)])
+            return []
+        }
         // The read suspended this actor: a notification and a re-check of the same change may both have got here.
         // Only the first to come back applies it.
         guard var entry = followed[scripthash], entry.status != status else { return [] }

@@ -77,7 +77,7 @@ struct SimnetCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("electrum-personality"),
-        help: "The Electrum server imitated: electrs (protocol 1.4) or fulcrum (1.4-1.6, subscription cap)."
+        help: "The Electrum server imitated: electrs (protocol 1.4), fulcrum (1.4-1.6, subscription cap) or electrumx."
     )
     var electrumPersonality = "electrs"
 

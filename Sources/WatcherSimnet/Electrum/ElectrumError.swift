@@ -17,6 +17,10 @@ struct ElectrumError: Error, Sendable, Hashable {
     static let invalidRequest = ElectrumError(code: -32600, message: "invalid request")
     static let methodNotFound = ElectrumError(code: -32601, message: "method not found")
     static let invalidParams = ElectrumError(code: -32602, message: "invalid params")
+    /// electrs's answer while its index is not ready (initial sync or compaction).
+    static let unavailableIndex = ElectrumError(code: -32603, message: "unavailable index")
+    /// ElectrumX's answer for a history longer than its limit.
+    static let historyTooLarge = ElectrumError(code: 10001, message: "history too large")
     /// Fulcrum's answer past `max_subs_per_ip`.
     static let subscriptionLimit = ElectrumError(code: 4, message: "Subscription limit reached")
     /// Blockstream electrs's answer to `transaction.get` with `verbose` true.

@@ -9,6 +9,10 @@ extension ElectrumSession {
     static let genesisHash = "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f"
     /// The most headers one `blockchain.block.headers` returns.
     static let maxHeaders = 2016
+    /// What electrs answers while its index is unavailable (everything else: -32603).
+    static let answeredWhileIndexing: Set<String> = [
+        "server.version", "blockchain.block.header", "blockchain.block.headers", "blockchain.headers.subscribe",
+    ]
 
     mutating func call(
         _ method: String,
@@ -18,6 +22,10 @@ extension ElectrumSession {
         close: inout Bool
     ) -> Result<JSONValue, ElectrumError> {
         let chain = world.chain
+        if settings.missingMethods.contains(method) { return .failure(.methodNotFound) }
+        if settings.indexUnavailable, !Self.answeredWhileIndexing.contains(method) {
+            return .failure(.unavailableIndex)
+        }
         switch method {
         case "server.version":
             let outcome = negotiate(params, settings: settings)
@@ -45,11 +53,15 @@ extension ElectrumSession {
             return .success(.bool(unsubscribe(scripthash)))
         case "blockchain.scripthash.get_history":
             guard let scripthash = Self.scripthash(params) else { return .failure(.invalidParams) }
-            return .success(.array(Self.history(scripthash, world: world, mempoolOnly: false)))
+            return Self.limited(scripthash, world: world, settings: settings).map {
+                .array($0 ? [] : Self.history(scripthash, world: world, mempoolOnly: false))
+            }
         case "blockchain.scripthash.get_mempool":
             guard settings.personality != .electrs else { return .failure(.methodNotFound) }
             guard let scripthash = Self.scripthash(params) else { return .failure(.invalidParams) }
-            return .success(.array(Self.history(scripthash, world: world, mempoolOnly: true)))
+            return Self.limited(scripthash, world: world, settings: settings).map {
+                .array($0 ? [] : Self.history(scripthash, world: world, mempoolOnly: true))
+            }
         case "blockchain.scripthash.get_balance":
             guard let scripthash = Self.scripthash(params) else { return .failure(.invalidParams) }
             let (confirmed, unconfirmed) = world.address(scripthash).map { world.index.balance(of: $0) } ?? (0, 0)
@@ -58,7 +70,8 @@ extension ElectrumSession {
             )
         case "blockchain.scripthash.listunspent":
             guard let scripthash = Self.scripthash(params) else { return .failure(.invalidParams) }
-            let unspent = world.address(scripthash).map { world.index.unspent(of: $0) } ?? []
+            let silenced = Self.overLimit(scripthash, world: world, settings: settings)
+            let unspent = silenced ? [] : world.address(scripthash).map { world.index.unspent(of: $0) } ?? []
             return .success(
                 .array(
                     unspent.map {
@@ -138,6 +151,24 @@ extension ElectrumSession {
             members += [.init("height", .integer(entry.height)), .init("tx_hash", .string(entry.txHash))]
             return .object(members)
         }
+    }
+
+    /// Whether `scripthash`'s history is longer than the settings' `maxHistory`, for a server that limits it
+    /// (Fulcrum, ElectrumX).
+    static func overLimit(_ scripthash: String, world: ElectrumWorld, settings: ElectrumSettings) -> Bool {
+        guard let limit = settings.maxHistory, settings.personality != .electrs,
+            let address = world.address(scripthash)
+        else { return false }
+        return world.index.history(of: address).count > limit
+    }
+
+    /// How a history past the limit is answered: ElectrumX refuses it (error 10001), Fulcrum serves it empty
+    /// (`true`: answer as if empty), silently.
+    static func limited(_ scripthash: String, world: ElectrumWorld, settings: ElectrumSettings)
+        -> Result<Bool, ElectrumError>
+    {
+        guard overLimit(scripthash, world: world, settings: settings) else { return .success(false) }
+        return settings.personality == .electrumx ? .failure(.historyTooLarge) : .success(true)
     }
 
     static func int(_ params: [JSONValue], _ index: Int) -> Int? {

@@ -83,7 +83,9 @@ struct ElectrumSession: Sendable {
         for scripthash in subscriptions.keys.sorted() {
             guard var subscription = subscriptions[scripthash] else { continue }
             subscription.address = subscription.address ?? world.address(scripthash)
-            let status = subscription.address.flatMap { world.index.status(of: $0) }
+            let status =
+                Self.overLimit(scripthash, world: world, settings: settings)
+                ? nil : subscription.address.flatMap { world.index.status(of: $0) }
             guard status != subscription.status else { continue }
             subscription.status = status
             subscriptions[scripthash] = subscription
@@ -116,7 +118,12 @@ struct ElectrumSession: Sendable {
             return .failure(.subscriptionLimit)
         }
         let address = world.address(scripthash)
-        let status = address.flatMap { world.index.status(of: $0) }
+        var status = address.flatMap { world.index.status(of: $0) }
+        switch Self.limited(scripthash, world: world, settings: settings) {
+        case .failure(let error): return .failure(error)
+        case .success(true): status = nil
+        case .success(false): break
+        }
         subscriptions[scripthash] = Subscription(address: address, status: status)
         return .success(status.map(JSONValue.string) ?? .null)
     }

@@ -16,6 +16,8 @@ final class SimnetElectrum: Sendable {
     private let tlsPin = Mutex<String?>(nil)
     /// Serializes chain-change publication, so every connection sees changes in order.
     private let publishing = Mutex(())
+    /// The lagging chain last made, by the tip hash, mempool sequence and lag it was made from.
+    private let lagged = Mutex<(key: String, chain: ChainModel)?>(nil)
 
     init(settings: ElectrumSettings) {
         self.settings = Mutex(settings)
@@ -96,8 +98,8 @@ final class SimnetElectrum: Sendable {
         }
         let methods = (parsed.arrayValue ?? [parsed]).map { $0["method"]?.stringValue ?? "(no method)" }
         _ = engine.admit(family: .electrum, path: methods.first ?? "/", endpoints: methods)
-        let world = self.world(engine.snapshot().chain)
         let settings = currentSettings
+        let world = self.world(engine.snapshot().chain, lag: settings.indexLag)
         connection.session.withLock { session in
             let reply = session.reply(to: parsed, world: world, settings: settings)
             connection.send(reply.json.map { [$0] } ?? [], close: reply.close)
@@ -109,8 +111,8 @@ final class SimnetElectrum: Sendable {
         publishing.withLock { _ in
             let open = connections.withLock { Array($0.values) }
             guard !open.isEmpty else { return }
-            let world = self.world(engine.snapshot().chain)
             var settings = currentSettings
+            let world = self.world(engine.snapshot().chain, lag: settings.indexLag)
             for connection in open {
                 connection.session.withLock { session in
                     connection.send(session.notifications(world: world, settings: &settings))
@@ -121,9 +123,19 @@ final class SimnetElectrum: Sendable {
         }
     }
 
-    private func world(_ chain: ChainModel) -> ElectrumWorld {
-        ElectrumWorld(chain: chain) { [self] scripthash in
+    /// The world the index serves: the chain, or the chain `lag` blocks back (made once per chain state).
+    private func world(_ real: ChainModel, lag: Int) -> ElectrumWorld {
+        let chain = lag > 0 ? lagging(real, by: lag) : real
+        return ElectrumWorld(chain: chain) { [self] scripthash in
             self.book.withLock { $0.address(scripthash, in: chain) }
         }
+    }
+
+    private func lagging(_ real: ChainModel, by lag: Int) -> ChainModel {
+        let key = "\(real.tip.hash) \(real.mempoolSequence) \(lag)"
+        if let made = lagged.withLock({ $0?.key == key ? $0?.chain : nil }) { return made }
+        let chain = real.lagging(by: lag)
+        lagged.withLock { $0 = (key, chain) }
+        return chain
     }
 }

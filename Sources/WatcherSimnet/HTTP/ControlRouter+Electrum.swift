@@ -10,10 +10,17 @@ extension ControlRouter {
         var duplicateNotifications: Bool?
         var dropNotifications: Int?
         var dropConnections: Bool?
+        var indexLag: Int?
+        var indexUnavailable: Bool?
+        /// `0` or less: no limit.
+        var maxHistory: Int?
+        var missingMethods: [String]?
     }
 
     /// `{"personality": "fulcrum", "maxSubscriptions": 2, "duplicateNotifications": true, "dropNotifications": 1,
-    /// "dropConnections": true}`, each optional; `dropConnections` closes every open Electrum connection.
+    /// "dropConnections": true, "indexLag": 3, "indexUnavailable": true, "maxHistory": 10,
+    /// "missingMethods": ["blockchain.scripthash.get_balance"]}`, each optional;
+    /// `dropConnections` closes every open Electrum connection, `maxHistory` 0 lifts the limit.
     func electrum(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(ElectrumRequest.self, body)
         var settings = engine.electrum.currentSettings
@@ -33,6 +40,13 @@ extension ControlRouter {
             guard drop >= 0 else { throw BadRequest(message: "dropNotifications must be 0 or more") }
             settings.dropNotifications = drop
         }
+        if let lag = request.indexLag {
+            guard lag >= 0 else { throw BadRequest(message: "indexLag must be 0 or more") }
+            settings.indexLag = lag
+        }
+        if let missing = request.missingMethods { settings.missingMethods = Set(missing) }
+        if let unavailable = request.indexUnavailable { settings.indexUnavailable = unavailable }
+        if let limit = request.maxHistory { settings.maxHistory = limit > 0 ? limit : nil }
         engine.electrum.set(settings)
         if request.dropConnections == true { engine.electrum.dropConnections() }
         return electrum()
@@ -48,6 +62,10 @@ extension ControlRouter {
                 .init("maxSubscriptions", .integer(settings.maxSubscriptions)),
                 .init("duplicateNotifications", .bool(settings.duplicateNotifications)),
                 .init("dropNotifications", .integer(settings.dropNotifications)),
+                .init("indexLag", .integer(settings.indexLag)),
+                .init("indexUnavailable", .bool(settings.indexUnavailable)),
+                .init("maxHistory", .integer(settings.maxHistory)),
+                .init("missingMethods", .array(settings.missingMethods.sorted().map(JSONValue.string))),
             ])
         )
     }
