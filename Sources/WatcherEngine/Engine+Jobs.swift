@@ -87,7 +87,7 @@ extension Engine {
             let configured = driver
             let pushed = strategy == .poll ? pushedRounds(chain) : nil
             return {
-                if pushed?.leftToPush() == true { return }
+                if try pushed?.leftToPush() == true { return }
                 try await configured.poll(try book().watch(watch))
             }
         case .wallet(let chain, let watch, let strategy):
@@ -166,7 +166,7 @@ extension Engine {
         guard let pusher = job?.providers.first.flatMap({ context.chainProviders[$0]?.push }),
             pusher.maxAddresses > 0, pusher.pushesEveryChange
         else { return nil }
-        return PushedRounds(push: push, wakeup: wakeup)
+        return PushedRounds(push: push, wakeup: wakeup, chain: chain, store: context.store)
     }
 
     /// Whether the first of `providers` reads address summaries, so a scanned watch's balances can be filled (the
@@ -208,7 +208,7 @@ extension Engine {
             guard !accounts.entries.isEmpty else { return }
             let now = context.time.elapsed
             let generation = wakeup?.generation ?? 0
-            let leftToPush = pushed?.leftToPush() == true
+            let leftToPush = try pushed?.leftToPush() == true
             let due = last.withLock { last in
                 if leftToPush { last.generation = generation }
                 return last.refresh.map { now - $0 >= refresh } ?? true || last.generation != generation

@@ -112,13 +112,21 @@ struct ElectrumParity: Sendable {
             let model = await simnet.chain()
             let tip = model.tip
             let expected = expectations(model)
-            try await eventually(timeout: .seconds(120), "\(what) (\(store === stores[0] ? "blockbook" : "electrum"))")
-            {
-                guard try extra(store), try store.read({ try $0.tip(chain: "btc") })?.hash == tip.hash else {
-                    return false
+            let name = "\(what) (\(store === stores[0] ? "blockbook" : "electrum"))"
+            do {
+                try await eventually(timeout: .seconds(120), name) {
+                    guard try extra(store), try store.read({ try $0.tip(chain: "btc") })?.hash == tip.hash else {
+                        return false
+                    }
+                    let events = try WatchShapeTests.events(store)
+                    return expected.allSatisfy { wanted in events.contains { wanted.matches($0) } }
                 }
+            } catch {
                 let events = try WatchShapeTests.events(store)
-                return expected.allSatisfy { wanted in events.contains { wanted.matches($0) } }
+                let missing = expected.filter { wanted in !events.contains { wanted.matches($0) } }
+                let stored = try store.read { try $0.tip(chain: "btc") }
+                Issue.record("\(name): tip \(stored?.hash ?? "none") (the simnet's \(tip.hash)), missing \(missing)")
+                throw error
             }
         }
     }
