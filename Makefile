@@ -63,7 +63,7 @@ run: deps
 # The suites of the serialized wall-clock phase: they measure on the wall clock (jitter between two rate limiters
 # to the tens of milliseconds; requests per hour against the job plan) and fail when the parallel suites (daemons,
 # PostgreSQL clusters, a browser) take the CPU. `make test` runs them after the rest, one suite at a time.
-WALL_CLOCK_TESTS := WallClockRateLimitTests JobPlanAccuracyTests BlockScanTests ZMQEngineTests AgreeCostTests ElectrumPushEngineTests
+WALL_CLOCK_TESTS := WallClockRateLimitTests JobPlanAccuracyTests BlockScanTests ZMQEngineTests AgreeCostTests ElectrumPushEngineTests ElectrumWatchShapeTests ElectrumBlockCostTests
 empty :=
 space := $(empty) $(empty)
 WALL_CLOCK_REGEX := $(subst $(space),|,$(strip $(WALL_CLOCK_TESTS)))

@@ -17,6 +17,9 @@ public struct ElectrumPush: ChainPushing {
     static let recheckSlice = 100
 
     public let maxAddresses: Int
+    /// A status notification follows every change of a script's history (mempool, block, reorg), and the rotating
+    /// re-check catches one the server missed.
+    public var pushesEveryChange: Bool { true }
     let link: ElectrumLink
     /// What the connection covers, for `check`-like reports and tests: the followed addresses left to polling by
     /// the server's subscription cap.

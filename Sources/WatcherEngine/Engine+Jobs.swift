@@ -89,10 +89,14 @@ extension Engine {
             }
             let configured = driver
             guard driver.agree > 1, !driver.fillOnly else {
-                return { try await configured.poll(try book().watch(watch)) }
+                let pushed = strategy == .poll ? pushedRounds(chain) : nil
+                return {
+                    if try pushed?.leftToPush() == true { return }
+                    try await configured.poll(try book().watch(watch))
+                }
             }
             // With agree above 1, the next provider reads the summaries once per block too (a provider in charge
-            // may hide a payment by leaving it out).
+            // may hide a payment by leaving it out); every round runs in full, push or not.
             return SecondOpinion(chain: chain, context: context).body(providers: driver.providers) {
                 Array(try book().watch(watch).entries.keys)
             } round: { providers in
@@ -185,6 +189,19 @@ extension Engine {
         }
     }
 
+    /// What tells the polled address jobs of `chain` that a block's round is the push's to do; `nil` unless the
+    /// chain's push connection follows addresses and pushes every change of them (``ChainPushing/pushesEveryChange``).
+    func pushedRounds(_ chain: String) -> PushedRounds? {
+        guard let push = pushStates[chain], let wakeup = wakeups[chain] else { return nil }
+        let job = plan.jobs.first { job in
+            if case .push(let pushed, _) = job.work { pushed == chain } else { false }
+        }
+        guard let pusher = job?.providers.first.flatMap({ context.chainProviders[$0]?.push }),
+            pusher.maxAddresses > 0, pusher.pushesEveryChange
+        else { return nil }
+        return PushedRounds(push: push, wakeup: wakeup, chain: chain, store: context.store)
+    }
+
     /// Whether the first of `providers` reads address summaries, so a scanned watch's balances can be filled (the
     /// planner decides by the first provider too).
     func canFill(_ providers: [String]) -> Bool {
@@ -216,14 +233,18 @@ extension Engine {
         }
         let driver = AddressDriver(chain: chain, providers: providers, context: context)
         let wakeup = scansAccounts(chain) ? nil : wakeups[chain]
+        // A block the push covers does not refresh them all; a (re)subscription still does.
+        let pushed = wakeup == nil ? nil : pushedRounds(chain)
         let last = Mutex<(refresh: Duration?, generation: UInt64)>((nil, wakeup?.generation ?? 0))
         return {
             let accounts = try book().watch(AddressBook.accountsWatch)
             guard !accounts.entries.isEmpty else { return }
             let now = context.time.elapsed
             let generation = wakeup?.generation ?? 0
+            let leftToPush = try pushed?.leftToPush() == true
             let due = last.withLock { last in
-                last.refresh.map { now - $0 >= refresh } ?? true || last.generation != generation
+                if leftToPush { last.generation = generation }
+                return last.refresh.map { now - $0 >= refresh } ?? true || last.generation != generation
             }
             if due {
                 try await driver.poll(accounts)

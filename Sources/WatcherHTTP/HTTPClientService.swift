@@ -12,7 +12,7 @@ public struct HTTPClientService: Service {
     /// Creates the client with tight daemon settings: 5 s connect, 15 s read gap, and no decompression. The client
     /// follows no redirect itself: ``HTTPTransport`` follows them per request, so a webhook delivery never does.
     public init(logger: Logger) {
-        var config = HTTPClient.Configuration()
+        var config = HTTPClient.Configuration.untraced
         config.timeout = .init(connect: .seconds(5), read: .seconds(15))
         config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
         config.redirectConfiguration = .disallow
@@ -33,5 +33,16 @@ public struct HTTPClientService: Service {
     /// Shuts the client down when it was never run by a group (start-up failed).
     public func shutdown() async {
         try? await client.shutdown()
+    }
+}
+
+extension HTTPClient.Configuration {
+    /// The default configuration without spans: watcher bootstraps no tracer, and the no-op span's attributes
+    /// crashed a test run once (a bad pointer in `swift_dynamicCast` under `SpanAttributes`, inside
+    /// async-http-client's tracing support). Every client of the process and of the tests starts from it.
+    public static var untraced: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.tracing.tracer = nil
+        return configuration
     }
 }

@@ -4,6 +4,7 @@ import Testing
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -60,7 +61,7 @@ struct AgreeOmissionTests {
         try await Simnet.with(WatchShapeTests.quiet) { first in
             try await Simnet.with(WatchShapeTests.quiet) { second in
                 try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
                     do {
                         try await run([first, second, third], client: client, data: data, watch: watch, followed)
                         try await client.shutdown()
@@ -131,7 +132,7 @@ struct AgreeOmissionTests {
                 try await Simnet.with(WatchShapeTests.quiet) { third in
                     let simnets = [first, second, third]
                     await first.hide(txid)
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
                     do {
                         let config = try Self.config(simnets, data, watch: try Self.txWatch())
                         try await EngineIntegrationTests.running(config, client: client) { store in

@@ -4,6 +4,7 @@ import Testing
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -73,7 +74,7 @@ struct AgreeTests {
             try await Simnet.with(WatchShapeTests.quiet) { second in
                 try await Simnet.with(WatchShapeTests.quiet) { third in
                     let simnets = [first, second, third]
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
                     do {
                         try await run(simnets, client: client, data: data)
                         try await client.shutdown()

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
+import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -44,7 +45,7 @@ struct AgreedTipTests {
         try await Simnet.with(WatchShapeTests.quiet) { first in
             try await Simnet.with(WatchShapeTests.quiet) { second in
                 try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
                     do {
                         try await run([first, second, third], client: client, data: data)
                         try await client.shutdown()

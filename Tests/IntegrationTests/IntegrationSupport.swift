@@ -18,7 +18,7 @@ struct Harness {
         _ body: (Harness) async throws -> T
     ) async throws -> T {
         try await Simnet.with(configuration) { simnet in
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
             do {
                 let result = try await body(Harness(simnet: simnet, client: client))
                 try await client.shutdown()

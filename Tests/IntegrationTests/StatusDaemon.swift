@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import WatcherHTTP
 import WatcherSimnet
 import WatcherTesting
 
@@ -63,7 +64,7 @@ struct StatusDaemon {
     /// and returns its exit status. When `body` throws, the daemon is SIGKILLed and the error rethrown. The client is
     /// shut down either way.
     func whileRunning(_ body: (HTTPClient) async throws -> Void) async throws -> Int32 {
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
         do {
             try await body(client)
         } catch {

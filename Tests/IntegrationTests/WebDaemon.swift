@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import WatcherHTTP
 import WatcherSimnet
 import WatcherTesting
 
@@ -73,7 +74,7 @@ struct WebDaemon {
         _ body: (WebDaemon, HTTPClient) async throws -> Void
     ) async throws {
         let daemon = try await start(seed: seed, bind: bind, arguments: arguments)
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
         do {
             try await daemon.ready(client)
             try await body(daemon, client)

@@ -7,6 +7,7 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 import WatcherCore
+import WatcherHTTP
 import WatcherObservability
 import WatcherStatus
 import WatcherStorage
@@ -51,7 +52,7 @@ struct StatusHarness {
                 logger: Logger(label: "status-test") { _ in SwiftLogNoOpLogHandler() }
             )
         )
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             do {

@@ -19,6 +19,11 @@ public protocol ChainPushing: Sendable {
     /// The most addresses one connection follows.
     var maxAddresses: Int { get }
 
+    /// Whether every change of a subscribed address's history is pushed, confirmations and reorgs included (an
+    /// Electrum server's scripthash status): then a block need not start a round of every polled address while
+    /// the connection is up. `false` by default.
+    var pushesEveryChange: Bool { get }
+
     /// Connects, subscribes to new blocks and to `addresses()` (asked again now and then; a changed set is
     /// subscribed anew), and reports every push to `onEvent` until the connection ends.
     /// - Throws: why the connection ended (refused, closed by the server, cancelled).
@@ -26,6 +31,11 @@ public protocol ChainPushing: Sendable {
         addresses: @escaping @Sendable () async -> [String],
         onEvent: @escaping @Sendable (PushEvent) async -> Void
     ) async throws
+}
+
+extension ChainPushing {
+    /// Not every change is pushed (a block still starts a round of the polled addresses).
+    public var pushesEveryChange: Bool { false }
 }
 
 extension ChainProvider {

@@ -130,7 +130,7 @@ struct PushDriver: Sendable {
             if !state.isConnected {
                 context.logger.info("push connected", metadata: ["chain": "\(chain)", "provider": "\(provider)"])
             }
-            state.setConnected(true)
+            state.subscribed()
             state.requestTip()
             blockWake?.notify()
         case .newBlock:
@@ -184,7 +184,7 @@ struct PushDriver: Sendable {
                 if let delta, !confirmed {
                     try await apply(entry, txid: txid, deltaSat: delta)
                 } else {
-                    try await driver.poll(AddressBook(entries: [address: entry]))
+                    try await poll(driver, entry)
                 }
             } catch {
                 context.logger.debug(
@@ -192,6 +192,18 @@ struct PushDriver: Sendable {
                     metadata: ["address": "\(address)", "txid": "\(txid)", "error": "\(error)"]
                 )
             }
+        }
+    }
+
+    /// Polls `entry`'s address, and again (at most twice more) while a block was committed during the poll: the
+    /// driver drops an observation a new block may predate, leaving it to the round the block starts, and with a
+    /// push that pushes every change (``ChainPushing/pushesEveryChange``) a block starts no round.
+    private func poll(_ driver: AddressDriver, _ entry: AddressBook.Entry) async throws {
+        let chain = self.chain
+        for _ in 0..<3 {
+            let before = try context.store.read { try $0.tip(chain: chain)?.hash }
+            try await driver.poll(AddressBook(entries: [entry.address: entry]))
+            guard try context.store.read({ try $0.tip(chain: chain)?.hash }) != before else { return }
         }
     }
 

@@ -7,6 +7,7 @@ import WatcherCore
 final class PushState: Sendable {
     private struct State {
         var connected = false
+        var subscriptions: UInt64 = 0
         var tipRequested = false
         var lastPoll: Duration?
         var capacityWarned = false
@@ -27,6 +28,17 @@ final class PushState: Sendable {
 
     func setConnected(_ connected: Bool) {
         state.withLock { $0.connected = connected }
+    }
+
+    /// How many times the connection (re)subscribed the followed addresses.
+    var subscriptions: UInt64 { state.withLock { $0.subscriptions } }
+
+    /// The connection subscribed the followed addresses (at connect, or anew): it is up.
+    func subscribed() {
+        state.withLock { state in
+            state.connected = true
+            state.subscriptions &+= 1
+        }
     }
 
     /// `true` the first time only: the capacity warning is logged once.
