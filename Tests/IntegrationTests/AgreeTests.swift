@@ -62,6 +62,12 @@ struct AgreeTests {
         return results
     }
 
+    /// The providers an event's `data.verifiedBy` names. Which of them claimed and which verified depends on whose
+    /// round saw the block first (the provider in charge, or the second opinion's), so tests compare the set.
+    static func verifiers(_ event: JSONValue) -> Set<String> {
+        Set(event["data"]?["verifiedBy"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
+
     /// Every event of `type`, parsed.
     static func events(_ store: Store, _ type: String) throws -> [JSONValue] {
         try WatchShapeTests.events(store).filter { $0["type"] == .string(type) }
@@ -108,12 +114,13 @@ struct AgreeTests {
             let agreed = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
                 $0["txid"] == .string(paid[0])
             }
-            #expect(agreed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar")]))
+            #expect(Self.verifiers(agreed).count == 2, "\(agreed)")
+            #expect(Self.verifiers(agreed).isSubset(of: ["h1", "liar", "h2"]))
             // The tx watch asks all three (agree 3) while they still agree.
             let followed = try await WatchShapeTests.event(store, "tx.confirmations", timeout: .seconds(60)) {
                 $0["txid"] == .string(paid[0])
             }
-            #expect(followed["data"]?["verifiedBy"] == .array([.string("h1"), .string("liar"), .string("h2")]))
+            #expect(Self.verifiers(followed) == ["h1", "liar", "h2"])
 
             // The lie: a payment mined into a block only the liar has. The liar's chain still holds the honest
             // tip, so it is not set aside yet: in charge of the other watch, it claims its own payment, which is
@@ -147,14 +154,14 @@ struct AgreeTests {
             let truth = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
                 $0["txid"] == .string(second[0])
             }
-            #expect(truth["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
+            #expect(Self.verifiers(truth) == ["h1", "h2"])
             #expect(truth["data"]?["blockHash"] == .string(blocks[0][0].hash))
             // A wallet's address likewise.
             #expect(sale[0] == sale[2])
             let sold = try await WatchShapeTests.event(store, "address.tx.confirmed", timeout: .seconds(60)) {
                 $0["txid"] == .string(sale[0]) && $0["address"] == .string(shop)
             }
-            #expect(sold["data"]?["verifiedBy"] == .array([.string("h1"), .string("h2")]))
+            #expect(Self.verifiers(sold) == ["h1", "h2"])
             #expect(sold["data"]?["wallet"]?["id"] == .string("shop"))
             // A disagreement about it (the verification asked the liar before the tip set it aside, or the liar
             // claimed it in its own block) never has the liar holding it in the honest block, and never confirms
