@@ -3,7 +3,6 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
-import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -21,33 +20,15 @@ struct AgreeCostTests {
 
     @Test(arguments: [1, 2, 3])
     func extraRequestsPerConfirmedPayment(agree: Int) async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Simnet.with(WatchShapeTests.quiet) { first in
-            try await Simnet.with(WatchShapeTests.quiet) { second in
-                try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
-                    do {
-                        try await measure([first, second, third], agree: agree, client: client, data: data)
-                        try await client.shutdown()
-                    } catch {
-                        try? await client.shutdown()
-                        throw error
-                    }
-                }
-            }
+        try await Harness.withThree { simnets, client, data in
+            try await measure(simnets, agree: agree, client: client, data: data)
         }
     }
 
     func measure(_ simnets: [Simnet], agree: Int, client: HTTPClient, data: String) async throws {
-        let providers = zip(["p1", "p2", "p3"], simnets).map { id, simnet in
-            """
-            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
-            """
-        }
+        let providers = Harness.blockbookProviders(["p1", "p2", "p3"], simnets)
         let json = """
-            {"storage": {"path": "\(data)"}, "providers": [\(providers.joined(separator: ","))],
+            {"storage": {"path": "\(data)"}, "providers": [\(providers)],
              "watches": [
                {"id": "chain", "type": "blocks", "providers": ["p1"], "every": "1s"},
                {"id": "a", "type": "address", "providers": ["p1", "p2", "p3"], "every": "1s", "agree": \(agree),

@@ -4,7 +4,6 @@ import Testing
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
-import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -34,16 +33,10 @@ struct AgreeOmissionTests {
     }
 
     static func config(_ simnets: [Simnet], _ data: String, watch: String) throws -> WatcherConfig {
-        let ids = ["liar", "h1", "h2"]
-        let providers = zip(ids, simnets).map { id, simnet in
-            """
-            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
-            """
-        }
+        let providers = Harness.blockbookProviders(["liar", "h1", "h2"], simnets)
         let json = """
             {"storage": {"path": "\(data)"},
-             "providers": [\(providers.joined(separator: ","))],
+             "providers": [\(providers)],
              "watches": [
                {"id": "chain", "type": "blocks", "providers": ["h1", "h2"], "every": "1s"},
                \(watch)],
@@ -56,21 +49,8 @@ struct AgreeOmissionTests {
     func aPaymentTheProviderInChargeHidesIsFoundByTheSecondOpinionAndAnnouncedOnce(shape: String) async throws {
         let followed = shape == "address" ? Self.followed : try WalletTests.address(.receive, 0)
         let watch = shape == "address" ? Self.addressWatch : Self.walletWatch
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Simnet.with(WatchShapeTests.quiet) { first in
-            try await Simnet.with(WatchShapeTests.quiet) { second in
-                try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
-                    do {
-                        try await run([first, second, third], client: client, data: data, watch: watch, followed)
-                        try await client.shutdown()
-                    } catch {
-                        try? await client.shutdown()
-                        throw error
-                    }
-                }
-            }
+        try await Harness.withThree { simnets, client, data in
+            try await run(simnets, client: client, data: data, watch: watch, followed)
         }
     }
 
@@ -126,48 +106,35 @@ struct AgreeOmissionTests {
     }
 
     @Test func aTransactionTheProviderInChargeHidesIsConfirmedByTheOthers() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
         let txid = try AgreeTests.firstPayment()
-        try await Simnet.with(WatchShapeTests.quiet) { first in
-            try await Simnet.with(WatchShapeTests.quiet) { second in
-                try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let simnets = [first, second, third]
-                    await first.hide(txid)
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
-                    do {
-                        let config = try Self.config(simnets, data, watch: try Self.txWatch())
-                        try await EngineIntegrationTests.running(config, client: client) { store in
-                            let paid = try await AgreeTests.each(simnets) {
-                                try await $0.pay(to: Self.followed, amountSat: 50_000)
-                            }
-                            #expect(paid == [txid, txid, txid])
-                            let mined = try await AgreeTests.each(simnets) { try await $0.mine() }
-                            let confirmed = try await WatchShapeTests.event(
-                                store,
-                                "tx.confirmations",
-                                timeout: .seconds(60)
-                            ) { $0["txid"] == .string(txid) }
-                            #expect(AgreeTests.verifiers(confirmed) == ["h1", "h2"])
-                            #expect(confirmed["data"]?["blockHash"] == .string(mined[0][0].hash))
-                            // Later blocks: announced once, never reverted by the liar's "not found".
-                            let asked = await second.stats().families[.blockbook]?.endpoints["/api/v2/tx"] ?? 0
-                            _ = try await AgreeTests.each(simnets) { try await $0.mine(count: 2) }
-                            try await eventually(timeout: .seconds(60), "a second opinion at the new tip") {
-                                await second.stats().families[.blockbook]?.endpoints["/api/v2/tx"] ?? 0 >= asked + 1
-                            }
-                            let about = try WatchShapeTests.events(store).filter {
-                                $0["data"]?["txid"] == .string(txid)
-                            }
-                            #expect(about.filter { $0["type"] == .string("tx.confirmations") }.count == 1)
-                            #expect(!about.contains { $0["type"] == .string("tx.reverted") })
-                        }
-                        try await client.shutdown()
-                    } catch {
-                        try? await client.shutdown()
-                        throw error
-                    }
+        try await Harness.withThree { simnets, client, data in
+            let second = simnets[1]
+            await simnets[0].hide(txid)
+            let config = try Self.config(simnets, data, watch: try Self.txWatch())
+            try await EngineIntegrationTests.running(config, client: client) { store in
+                let paid = try await AgreeTests.each(simnets) {
+                    try await $0.pay(to: Self.followed, amountSat: 50_000)
                 }
+                #expect(paid == [txid, txid, txid])
+                let mined = try await AgreeTests.each(simnets) { try await $0.mine() }
+                let confirmed = try await WatchShapeTests.event(
+                    store,
+                    "tx.confirmations",
+                    timeout: .seconds(60)
+                ) { $0["txid"] == .string(txid) }
+                #expect(AgreeTests.verifiers(confirmed) == ["h1", "h2"])
+                #expect(confirmed["data"]?["blockHash"] == .string(mined[0][0].hash))
+                // Later blocks: announced once, never reverted by the liar's "not found".
+                let asked = await second.stats().families[.blockbook]?.endpoints["/api/v2/tx"] ?? 0
+                _ = try await AgreeTests.each(simnets) { try await $0.mine(count: 2) }
+                try await eventually(timeout: .seconds(60), "a second opinion at the new tip") {
+                    await second.stats().families[.blockbook]?.endpoints["/api/v2/tx"] ?? 0 >= asked + 1
+                }
+                let about = try WatchShapeTests.events(store).filter {
+                    $0["data"]?["txid"] == .string(txid)
+                }
+                #expect(about.filter { $0["type"] == .string("tx.confirmations") }.count == 1)
+                #expect(!about.contains { $0["type"] == .string("tx.reverted") })
             }
         }
     }

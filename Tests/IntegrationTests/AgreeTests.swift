@@ -4,7 +4,6 @@ import Testing
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
-import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -30,16 +29,10 @@ struct AgreeTests {
     }
 
     static func config(_ simnets: [Simnet], _ data: String) throws -> WatcherConfig {
-        let ids = ["h1", "liar", "h2"]
-        let providers = zip(ids, simnets).map { id, simnet in
-            """
-            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
-            """
-        }
+        let providers = Harness.blockbookProviders(["h1", "liar", "h2"], simnets)
         let json = """
             {"storage": {"path": "\(data)"},
-             "providers": [\(providers.joined(separator: ","))],
+             "providers": [\(providers)],
              "watches": [
                {"id": "chain", "type": "blocks", "providers": ["h1", "h2"], "every": "1s"},
                {"id": "honest", "type": "address", "providers": ["h1", "liar", "h2"], "every": "1s", "agree": 2,
@@ -74,22 +67,8 @@ struct AgreeTests {
     }
 
     @Test func theLiarsPaymentIsNeverConfirmedAndHonestPaymentsAre() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Simnet.with(WatchShapeTests.quiet) { first in
-            try await Simnet.with(WatchShapeTests.quiet) { second in
-                try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let simnets = [first, second, third]
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
-                    do {
-                        try await run(simnets, client: client, data: data)
-                        try await client.shutdown()
-                    } catch {
-                        try? await client.shutdown()
-                        throw error
-                    }
-                }
-            }
+        try await Harness.withThree { simnets, client, data in
+            try await run(simnets, client: client, data: data)
         }
     }
 

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 import WatcherConfiguration
 import WatcherCore
-import WatcherHTTP
 import WatcherJSON
 import WatcherPlugins
 import WatcherSimnet
@@ -20,16 +19,10 @@ struct AgreedTipTests {
     static let followed = AgreeTests.honestAddress
 
     static func config(_ simnets: [Simnet], _ data: String) throws -> WatcherConfig {
-        let ids = ["h1", "h2", "slow"]
-        let providers = zip(ids, simnets).map { id, simnet in
-            """
-            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
-             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
-            """
-        }
+        let providers = Harness.blockbookProviders(["h1", "h2", "slow"], simnets)
         let json = """
             {"storage": {"path": "\(data)"},
-             "providers": [\(providers.joined(separator: ","))],
+             "providers": [\(providers)],
              "watches": [
                {"id": "chain", "type": "blocks", "providers": ["h1", "h2"], "every": "1s"},
                {"id": "shop", "type": "address", "providers": ["slow", "h1", "h2"], "every": "1s", "agree": 2,
@@ -40,21 +33,8 @@ struct AgreedTipTests {
     }
 
     @Test func confirmationsCountFromTheSharedTipAndLaggingOrForkedProvidersAreSetAside() async throws {
-        let data = EngineIntegrationTests.dataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await Simnet.with(WatchShapeTests.quiet) { first in
-            try await Simnet.with(WatchShapeTests.quiet) { second in
-                try await Simnet.with(WatchShapeTests.quiet) { third in
-                    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .untraced)
-                    do {
-                        try await run([first, second, third], client: client, data: data)
-                        try await client.shutdown()
-                    } catch {
-                        try? await client.shutdown()
-                        throw error
-                    }
-                }
-            }
+        try await Harness.withThree { simnets, client, data in
+            try await run(simnets, client: client, data: data)
         }
     }
 
