@@ -97,9 +97,8 @@ extension Engine {
             }
             // With agree above 1, the next provider reads the summaries once per block too (a provider in charge
             // may hide a payment by leaving it out); every round runs in full, push or not.
-            return SecondOpinion(chain: chain, context: context).body(providers: driver.providers) {
-                Array(try book().watch(watch).entries.keys)
-            } round: { providers in
+            let second = SecondOpinion(chain: chain, watch: watch, context: context)
+            return second.body(providers: driver.providers) { providers in
                 var driver = configured
                 driver.providers = providers
                 try await driver.poll(try book().watch(watch))
@@ -125,11 +124,8 @@ extension Engine {
             guard driver.agree > 1, strategy == .poll else { return driver.round }
             // With agree above 1, the next provider reads the window once per block too, as for an `address` watch.
             let configured = driver
-            return SecondOpinion(chain: chain, context: context).body(providers: driver.providers) {
-                try context.store.read { txn in
-                    try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == watch }.map(\.address)
-                }
-            } round: { providers in
+            let second = SecondOpinion(chain: chain, watch: watch, context: context)
+            return second.body(providers: driver.providers) { providers in
                 var driver = configured
                 driver.providers = providers
                 try await driver.round()
@@ -141,7 +137,7 @@ extension Engine {
             let driver = TxDriver(watch: config, context: context)
             guard config.agree > 1 else { return driver.poll }
             // With agree above 1, the next provider is asked once per block too: the provider in charge may hide it.
-            let second = SecondOpinion(chain: chain, context: context)
+            let second = SecondOpinion(chain: chain, watch: watch, context: context)
             return second.body(providers: driver.providers, needs: .transaction) { providers in
                 var driver = driver
                 driver.providers = providers

@@ -2,12 +2,13 @@ import Logging
 import Synchronization
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
 import WatcherScheduler
 import WatcherStorage
 
 /// A provider in charge that leaves a payment out of an address's summary is not caught by verifying what it
 /// claims: it claims nothing. With `agree` above 1, once per new stored tip, a polled `address` or `wallet` watch
-/// runs its round again with the next provider able to poll addresses in charge (the first one asked last): where
+/// (or a `tx` watch) runs its round again with the next capable provider in charge (the first one asked last): where
 /// that one sees more, the history is read and its claims verified like any other (by `agree` providers), so a fact
 /// the others hold is announced even while the provider in charge hides it. It costs one summary per address (per
 /// batch, where the provider batches) per block, and a history only where the summaries differ.
@@ -16,12 +17,15 @@ import WatcherStorage
 /// the next), so it compares with what that provider said there.
 final class SecondOpinion: Sendable {
     let chain: String
+    /// The watch (its events' source).
+    let watch: String
     let context: EngineContext
     /// The stored tip it last ran at.
     private let checked = Mutex<String?>(nil)
 
-    init(chain: String, context: EngineContext) {
+    init(chain: String, watch: String, context: EngineContext) {
         self.chain = chain
+        self.watch = watch
         self.context = context
     }
 
@@ -31,7 +35,6 @@ final class SecondOpinion: Sendable {
     func body(
         providers: [String],
         needs: ChainCapabilities = [.address, .addressTransactions],
-        addresses: @escaping @Sendable () throws -> [String] = { [] },
         round: @escaping @Sendable (_ providers: [String]) async throws -> Void
     ) -> @Sendable () async throws -> Void {
         { [self] in
@@ -40,7 +43,7 @@ final class SecondOpinion: Sendable {
             do { try await round(providers) } catch is CancellationError { throw CancellationError() } catch {
                 failure = error
             }
-            try await run(providers: providers, needs: needs, polledAt: tip, addresses: addresses, round: round)
+            try await run(providers: providers, needs: needs, polledAt: tip, round: round)
             if let failure { throw failure }
         }
     }
@@ -52,13 +55,12 @@ final class SecondOpinion: Sendable {
     }
 
     /// Runs `round` with `providers` reordered (the first one last; those set aside, or without `needs`, left out),
-    /// if the stored tip is still `polledAt` and no second opinion ran there yet; `addresses` are the ones whose new
-    /// transactions are logged as found by the second provider.
+    /// if the stored tip is still `polledAt` and no second opinion ran there yet. What it announced (the watch's
+    /// payment events it appended) is logged as found by the second provider.
     func run(
         providers: [String],
         needs: ChainCapabilities = [.address, .addressTransactions],
         polledAt: String?,
-        addresses: @Sendable () throws -> [String],
         round: @Sendable ([String]) async throws -> Void
     ) async throws {
         guard let tip = try self.tip(), tip == polledAt, checked.withLock({ $0 }) != tip else { return }
@@ -71,34 +73,30 @@ final class SecondOpinion: Sendable {
             checked.withLock { $0 = tip }
             return
         }
-        let followed = try addresses()
-        let before = try known(followed)
+        let before = try context.store.read { try $0.lastEventSeq() }
         try await round(Array(usable.dropFirst()) + [usable[0]])
         checked.withLock { $0 = tip }
-        let after = try known(followed)
-        for address in followed.sorted() {
-            let found = (after[address] ?? []).subtracting(before[address] ?? [])
-            guard !found.isEmpty else { continue }
+        for event in try found(since: before) {
             context.logger.warning(
-                "a second provider found transactions the provider in charge did not report",
+                "a second provider found what the provider in charge did not report",
                 metadata: [
-                    "chain": "\(chain)", "address": "\(address)", "inCharge": "\(usable[0])",
-                    "foundBy": "\(usable[1])", "txids": "\(found.sorted().joined(separator: ","))",
+                    "chain": "\(chain)", "watch": "\(watch)", "inCharge": "\(usable[0])", "foundBy": "\(usable[1])",
+                    "event": "\(event.type)", "address": "\(event.address ?? "-")", "txid": "\(event.txid)",
                 ]
             )
         }
     }
 
-    /// The txids each address's state holds.
-    private func known(_ addresses: [String]) throws -> [String: Set<String>] {
-        let chain = self.chain
-        return try context.store.read { txn in
-            var known: [String: Set<String>] = [:]
-            for address in addresses {
-                let state = try txn.addressState(chain: chain, address: address)
-                known[address] = Set(state.map { Array($0.txs.keys) } ?? [])
-            }
-            return known
+    /// The watch's payment events appended after `seq` (by the second opinion's round: the job runs one round at a
+    /// time).
+    private func found(since seq: UInt64) throws -> [(type: String, address: String?, txid: String)] {
+        let source = JSONValue.string("watcher/\(watch)")
+        let payments: Set<String> = ["address.tx.unconfirmed", "address.tx.confirmed", "tx.confirmations"]
+        return try context.store.read { try $0.events(from: seq + 1) }.compactMap { logged in
+            guard payments.contains(logged.type), let event = try? JSONValue.parse(logged.body),
+                event["source"] == source, let txid = event["data"]?["txid"]?.stringValue
+            else { return nil }
+            return (logged.type, event["data"]?["address"]?.stringValue, txid)
         }
     }
 }
