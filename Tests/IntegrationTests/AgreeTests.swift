@@ -12,7 +12,7 @@ import WatcherTesting
 
 /// `agree`: three simnets started with the same seed and driven by the same control calls stay identical, so two
 /// are honest and the third lies after a call of its own (a payment mined into a block only it has). With
-/// `agree: 2`, the liar's payment is never confirmed, `provider.degraded` names the liar, and honest payments keep
+/// `agree: 2`, the liar's payment is never confirmed, `provider.disagreed` names the liar, and honest payments keep
 /// being confirmed.
 @Suite(.serialized)
 struct AgreeTests {
@@ -102,15 +102,15 @@ struct AgreeTests {
             #expect(Self.verifiers(followed) == ["h1", "liar", "h2"])
 
             // The lie: a payment mined into a block only the liar has. The liar's chain still holds the honest
-            // tip, so it is not set aside yet: in charge of the other watch, it claims its own payment in a block
-            // above the agreed tip, which is withheld without asking anyone: the payment stays unconfirmed, on the
-            // liar's word alone.
+            // tip, so it is not set aside yet: in charge of the other watch, it claims its own payment, which is
+            // withheld (a disagreement).
             let lie = try await liar.pay(to: Self.liarsAddress, amountSat: 70_000)
             try await liar.mine()
-            let waiting = try await WatchShapeTests.event(store, "address.tx.unconfirmed", timeout: .seconds(60)) {
+            let withheld = try await WatchShapeTests.event(store, "provider.disagreed", timeout: .seconds(60)) {
                 $0["txid"] == .string(lie)
             }
-            #expect(waiting["data"]?["seenBy"] == .array([.string("liar")]))
+            #expect(withheld["data"]?["claimedBy"] == .string("liar"))
+            #expect(withheld["data"]?["outcome"]?.stringValue?.hasPrefix("withheld") == true)
             // Then the same calls again: the honest two stay identical, the liar is on a chain of its own.
             let second = try await Self.each(simnets) { try await $0.pay(to: Self.honestAddress, amountSat: 60_000) }
             let shop = try WalletTests.address(.receive, 0)

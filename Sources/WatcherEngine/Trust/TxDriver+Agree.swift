@@ -14,14 +14,9 @@ extension TxDriver {
 
     /// `tx` as the reducer should see it: in the block `agree` providers hold, or unconfirmed while fewer do. A
     /// block the state already holds is not asked again.
-    /// - Parameter tipHeight: the stored tip, which `agree` providers share: a block above it is withheld unasked.
-    func verified(
-        _ tx: ChainTransaction,
-        source: String,
-        stored: TxReducer.State?,
-        tipHeight: Int?,
-        context reducer: TxReducer.Context
-    ) async throws -> (ChainTransaction, Trust) {
+    func verified(_ tx: ChainTransaction, source: String, stored: TxReducer.State?, context reducer: TxReducer.Context)
+        async throws -> (ChainTransaction, Trust)
+    {
         guard let height = tx.blockHeight,
             let verifier = Verifier(
                 providers: watch.providers,
@@ -32,12 +27,6 @@ extension TxDriver {
         else { return (tx, Trust()) }
         if let stored, stored.blockHeight == height, tx.blockHash == nil || stored.blockHash == tx.blockHash {
             return (tx, Trust())
-        }
-        if let tipHeight, height > tipHeight {
-            var waiting = tx
-            waiting.blockHeight = nil
-            waiting.blockHash = nil
-            return (waiting, Trust())
         }
         let claim = Agreement.Said(source, .block(height: height, hash: tx.blockHash, deltaSat: nil))
         let said = try await verifier.answers(claim, txid: tx.txid, address: nil)

@@ -64,7 +64,6 @@ extension Verifier {
             let claim = source.map { Agreement.Said($0, .block(height: height, hash: hash, deltaSat: item.deltaSat)) }
             let agreed = try await check(
                 claim,
-                height: height,
                 txid: item.txid,
                 address: address,
                 into: &result,
@@ -89,7 +88,6 @@ extension Verifier {
             }
             let agreed = try await check(
                 nil,
-                height: height,
                 txid: txid,
                 address: address,
                 into: &result,
@@ -109,23 +107,15 @@ extension Verifier {
         return result
     }
 
-    /// Asks about one transaction, found in a block at `height`, and records the verdict; returns the agreed block,
-    /// `nil` when withheld.
+    /// Asks about one transaction and records the verdict; returns the agreed block, `nil` when withheld.
     private func check(
         _ claim: Agreement.Said?,
-        height: Int,
         txid: String,
         address: String,
         into result: inout VerifiedHistory,
         _ reducer: AddressReducer.Context,
         tipHeight: Int?
     ) async throws -> Agreement.Answer? {
-        // Above the stored tip, which `agree` providers share: they do not all hold that block yet, so asking now
-        // would find some still waiting and ask again next round. Withheld, unasked, until the tip gets there.
-        if let tipHeight, height > tipHeight {
-            result.withheld.insert(txid)
-            return nil
-        }
         let key = AgreementMemory.key(txid, claim)
         let said: [Agreement.Said]
         let verdict: Agreement.Verdict

@@ -36,13 +36,7 @@ struct TxDriver: Sendable {
         let (source, answered) = try await context.ask(providers, .refresh) {
             ($0.id, try await $0.transaction(txid))
         }
-        let (tx, trust) = try await verified(
-            answered,
-            source: source,
-            stored: stored,
-            tipHeight: tipHeight,
-            context: reducerContext
-        )
+        let (tx, trust) = try await verified(answered, source: source, stored: stored, context: reducerContext)
         try await context.commit { txn in
             var state = try txn.watchState(TxReducer.State.self, watch: watchID) ?? TxReducer.State()
             if let verifiedBy = trust.verifiedBy { state.verifiedBy = verifiedBy }
