@@ -47,8 +47,10 @@ struct EngineIntegrationTests {
         settings: Engine.Settings? = nil,
         _ body: @Sendable (Store) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "engine-test")
-        logger.logLevel = .critical
+        var logger = Logger(label: "engine-test \(config.storage.path)")
+        // `WATCHER_TEST_LOG=debug swift test --filter …` shows the engine's log while chasing a failure.
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["WATCHER_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let store = try Store(path: config.storage.path)
         let runtime = try WatcherRuntime(
             config: config,

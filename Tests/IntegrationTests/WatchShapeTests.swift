@@ -51,11 +51,33 @@ struct WatchShapeTests {
         where match: @escaping @Sendable (JSONValue) -> Bool = { _ in true }
     ) async throws -> JSONValue {
         var found: JSONValue?
-        try await eventually(timeout: timeout, type) {
-            found = try events(store).last { $0["type"] == .string(type) && match($0["data"] ?? .null) }
-            return found != nil
+        do {
+            try await eventually(timeout: timeout, type) {
+                found = try events(store).last { $0["type"] == .string(type) && match($0["data"] ?? .null) }
+                return found != nil
+            }
+        } catch let error as TimedOut {
+            // What the log holds instead, so a failure on a loaded CI machine says what the engine did.
+            throw TimedOut(what: "\(error.what) (the log holds: \(try logSummary(store)))")
         }
         return found ?? .null
+    }
+
+    /// The log's events as `type` lines, with the provider and reason of `provider.*` events and the txid and
+    /// block height of payments: what a timed-out wait shows.
+    static func logSummary(_ store: Store) throws -> String {
+        let lines = try events(store).map { event -> String in
+            let data = event["data"] ?? .null
+            let details = ["provider", "reason", "txid", "blockHeight", "outcome"].compactMap { key -> String? in
+                switch data[key] {
+                case .string(let text)?, .number(let text)?: return "\(key)=\(text)"
+                default: return nil
+                }
+            }
+            let time = event["time"]?.stringValue.map { "\($0) " } ?? ""
+            return time + ([event["type"]?.stringValue ?? "?"] + details).joined(separator: " ")
+        }
+        return lines.isEmpty ? "no events" : lines.joined(separator: "; ")
     }
 
     static func has(_ key: String, _ value: String) -> @Sendable (JSONValue) -> Bool {
