@@ -3,11 +3,21 @@ import Synchronization
 
 /// Tells the polling jobs of a chain that it has a new tip, so that a round checks at once what the block could
 /// have changed instead of waiting out its interval. A waiter passes the generation it last saw; a notification
-/// between its read and its wait is never lost.
+/// between its read and its wait is never lost. It also counts the reorgs committed, so a job that was not
+/// running when one happened still learns of it (``PushedRounds``).
 final class BlockWakeup: Sendable {
     private struct State {
         var generation: UInt64 = 0
+        var reorgs = Reorgs()
         var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    /// The reorgs committed so far.
+    struct Reorgs: Sendable, Equatable {
+        /// How many.
+        var count: UInt64 = 0
+        /// The highest height whose block any of them replaced.
+        var highestReplaced: Int?
     }
 
     private let state = Mutex(State())
@@ -15,10 +25,18 @@ final class BlockWakeup: Sendable {
     /// How many new tips were announced so far.
     var generation: UInt64 { state.withLock { $0.generation } }
 
+    /// The reorgs committed so far.
+    var reorgs: Reorgs { state.withLock { $0.reorgs } }
+
     /// Announces a new tip: every waiter returns.
-    func notify() {
+    /// - Parameter replaced: the highest height whose block the new tip's chain replaced, for a reorg.
+    func notify(replaced: Int? = nil) {
         let waiters = state.withLock { state in
             state.generation &+= 1
+            if let replaced {
+                state.reorgs.count &+= 1
+                state.reorgs.highestReplaced = max(state.reorgs.highestReplaced ?? replaced, replaced)
+            }
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }

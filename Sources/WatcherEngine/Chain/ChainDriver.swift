@@ -89,7 +89,8 @@ struct ChainDriver: Sendable {
             derived: grown?.derived ?? [:]
         )
         if !outcome.headers.isEmpty || outcome.fork != nil {
-            wakeup?.notify()
+            let replaced = outcome.fork.map { _ in outcome.orphaned.map(\.height).max() ?? tip.height }
+            wakeup?.notify(replaced: replaced)
             context.scheduler.noteBlock(chain: chain)
         }
     }

@@ -15,8 +15,9 @@ final class PushedRounds: Sendable {
     let wakeup: BlockWakeup
     let chain: String
     let store: Store
-    /// What the last round saw: the block generation, the push's subscription count, and the stored tip.
-    private let last = Mutex<(generation: UInt64, subscriptions: UInt64, tip: Int?, hash: String?)?>(nil)
+    /// What the last round saw: the block generation, the push's subscription count, the reorgs committed and the
+    /// stored tip's height.
+    private let last = Mutex<(generation: UInt64, subscriptions: UInt64, reorgs: UInt64, tip: Int?)?>(nil)
     /// After a reorg: the height it replaced, which the chain must grow past before a round is skipped again.
     private let reorged = Mutex<Int?>(nil)
 
@@ -30,17 +31,17 @@ final class PushedRounds: Sendable {
     /// Whether the round starting now was started by a block the push already covers; records what it saw.
     func leftToPush() throws -> Bool {
         let chain = self.chain
-        let (tip, hashes) = try store.read { txn in (try txn.tip(chain: chain), try txn.blockHashes(chain: chain)) }
-        let now = (
-            generation: wakeup.generation, subscriptions: push.subscriptions, tip: tip?.height, hash: tip?.hash
-        )
+        let reorgs = wakeup.reorgs
+        let tip = try store.read { try $0.tip(chain: chain)?.height }
+        let now = (generation: wakeup.generation, subscriptions: push.subscriptions, reorgs: reorgs.count, tip: tip)
         let connected = push.isConnected
         let previous = last.withLock { last in
             defer { last = now }
             return last
         }
-        // The tip the last round saw left the chain: a reorg.
-        if let height = previous?.tip, hashes[height] != previous?.hash {
+        // A reorg was committed since the last round, whether or not that round saw the blocks it replaced (a block
+        // that came and went between two rounds took a transaction's confirmation with it).
+        if let previous, previous.reorgs != reorgs.count, let height = reorgs.highestReplaced {
             reorged.withLock { $0 = max($0 ?? height, height) }
         }
         let settled = reorged.withLock { reorged in
