@@ -150,9 +150,9 @@ public struct Engine: Service {
         }
     }
 
-    /// Runs `body` on a fixed schedule (start times `every` apart; a late round is followed at once by the next
-    /// due one, never by a burst) until cancelled; a ring of `wake` starts a round at once and the schedule anew.
-    /// Failures are logged when they change, not on every round; a ``ChainMismatch`` is thrown (no round can fix it).
+    /// Runs `body` on a fixed schedule (``RoundSchedule``: start times `every` apart, a failed round retried sooner)
+    /// until cancelled; a ring of `wake` starts a round at once and the schedule anew. Failures are logged when they
+    /// change, not on every round; a ``ChainMismatch`` is thrown (no round can fix it).
     func loop(
         _ name: String,
         every: Duration,
@@ -161,9 +161,10 @@ public struct Engine: Service {
     ) async throws {
         var lastError: String?
         let time = context.time
-        var next = time.elapsed
+        var schedule = RoundSchedule(every: every, start: time.elapsed)
         while !Task.isCancelled {
             let seen = wake?.generation ?? 0
+            var failed = false
             do {
                 try await body()
                 if lastError != nil {
@@ -176,19 +177,21 @@ public struct Engine: Service {
                 context.logger.error("\(name) stopped: \(mismatch)")
                 throw mismatch
             } catch {
+                failed = true
                 let text = "\(error)"
                 if text != lastError {
                     context.logger.warning("\(name) failed: \(text)")
                     lastError = text
                 }
             }
-            next += every
-            if next < time.elapsed { next = time.elapsed }
+            schedule.finished(failed: failed, now: time.elapsed)
             guard let wake else {
-                try? await time.sleep(until: next)
+                try? await time.sleep(until: schedule.next)
                 continue
             }
-            if await Self.sleep(until: next, or: wake, since: seen, time: time) { next = time.elapsed }
+            if await Self.sleep(until: schedule.next, or: wake, since: seen, time: time) {
+                schedule.woken(now: time.elapsed)
+            }
         }
     }
 

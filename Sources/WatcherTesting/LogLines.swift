@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Synchronization
 
@@ -11,9 +12,11 @@ import Synchronization
 /// ```
 package final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])
+    /// Whether each line starts with the wall-clock time it was logged at (for a log printed after a failure).
+    private let timestamps: Bool
 
     /// Creates an empty collector.
-    package init() {}
+    package init(timestamps: Bool = false) { self.timestamps = timestamps }
 
     /// Adds a line.
     package func append(_ line: String) { lines.withLock { $0.append(line) } }
@@ -41,7 +44,8 @@ package final class LogLines: Sendable {
 
         func log(event: LogEvent) {
             let extra = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            lines.append(([event.message.description] + extra).joined(separator: " "))
+            let time = lines.timestamps ? ["\(Date())", "\(event.level)"] : []
+            lines.append((time + [event.message.description] + extra).joined(separator: " "))
         }
     }
 }

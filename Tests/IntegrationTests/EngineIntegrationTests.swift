@@ -47,10 +47,15 @@ struct EngineIntegrationTests {
         settings: Engine.Settings? = nil,
         _ body: @Sendable (Store) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "engine-test \(config.storage.path)")
-        // `WATCHER_TEST_LOG=debug swift test --filter …` shows the engine's log while chasing a failure.
-        logger.logLevel =
-            ProcessInfo.processInfo.environment["WATCHER_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        // The engine's log at debug level is kept and printed if `body` throws (a timed-out wait), so a failure on
+        // CI says what the engine did; `WATCHER_TEST_LOG=debug swift test --filter …` streams it instead.
+        let lines = LogLines(timestamps: true)
+        var logger = lines.logger
+        logger.logLevel = .debug
+        if let level = ProcessInfo.processInfo.environment["WATCHER_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) {
+            logger = Logger(label: "engine-test \(config.storage.path)")
+            logger.logLevel = level
+        }
         let store = try Store(path: config.storage.path)
         let runtime = try WatcherRuntime(
             config: config,
@@ -75,6 +80,8 @@ struct EngineIntegrationTests {
             return result
         } catch {
             await store.close()
+            let log = lines.all.suffix(200)
+            print("engine log of \(config.storage.path) (its last \(log.count) lines):\n\(log.joined(separator: "\n"))")
             throw error
         }
     }
