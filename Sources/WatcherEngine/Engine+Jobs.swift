@@ -160,6 +160,9 @@ extension Engine {
                 blockWake: wakeups[chain]
             )
             driver.wallets = wallets[chain] ?? WalletBook()
+            for watch in config.watches where watch.kind == .address && watch.chain == chain && watch.agree > 1 {
+                driver.agreeing[watch.id] = (watch.providers, watch.agree)
+            }
             let configured = driver
             return { await configured.run() }
         case .health(let id):

@@ -21,6 +21,10 @@ struct PushDriver: Sendable {
     var wallets = WalletBook()
     /// The wallets' window addresses, derived once each.
     var windowAddresses = WalletAddressCache()
+    /// The `address` watches with `agree` above 1, by id: their providers and `agree`. A pushed change of one of
+    /// their addresses is read and verified as their rounds do, so a confirmation is never the pushing server's word
+    /// alone.
+    var agreeing: [String: (providers: [String], agree: Int)] = [:]
 
     /// Longest wait between reconnects.
     static let maxBackoff: Duration = .seconds(60)
@@ -184,7 +188,7 @@ struct PushDriver: Sendable {
                 if let delta, !confirmed {
                     try await apply(entry, txid: txid, deltaSat: delta)
                 } else {
-                    try await poll(driver, entry)
+                    try await poll(reader(for: entry, base: driver), entry)
                 }
             } catch {
                 context.logger.debug(
@@ -193,6 +197,16 @@ struct PushDriver: Sendable {
                 )
             }
         }
+    }
+
+    /// The driver that reads `entry`'s address: `base` (the pushing provider alone), or for a watch with `agree`
+    /// above 1 one with the watch's providers, which verifies what the pushing provider claims.
+    private func reader(for entry: AddressBook.Entry, base: AddressDriver) -> AddressDriver {
+        guard let trust = agreeing[entry.watch] else { return base }
+        var driver = base
+        driver.providers = [provider] + trust.providers.filter { $0 != provider }
+        driver.agree = trust.agree
+        return driver
     }
 
     /// Polls `entry`'s address, and again (at most twice more) while a block was committed during the poll: the

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import WatcherConfiguration
+import WatcherCore
+import WatcherJSON
+import WatcherPlugins
+import WatcherSimnet
+import WatcherStorage
+import WatcherTesting
+
+/// `agree` on a watch whose first provider pushes (an Electrum server's scripthash subscriptions): the status change
+/// a block brings starts a read of that address outside the watch's rounds, and what that read confirms must be
+/// verified like a polled claim, by the node (`getrawtransaction` in the claimed block). One simnet serves both
+/// faces. On the wall clock, over TCP and HTTP.
+@Suite(.serialized)
+struct AgreePushTests {
+    static func config(_ simnet: Simnet, _ data: String) throws -> WatcherConfig {
+        let port = try #require(simnet.electrumPort)
+        let json = """
+            {"storage": {"path": "\(data)"},
+             "providers": [
+               {"id": "el", "type": "electrum", "chain": "btc",
+                "options": {"url": "tcp://127.0.0.1:\(port)", "timeout": "10s"}},
+               {"id": "node", "type": "bitcoind", "chain": "btc",
+                "options": {"url": "\(simnet.baseURL)", "user": "watcher", "password": "${NODE_PASSWORD}",
+                            "timeout": "10s"}}],
+             "watches": [
+               {"id": "chain", "type": "blocks", "providers": ["el"], "every": "1s"},
+               {"id": "shop", "type": "address", "providers": ["el", "node"], "every": "1h", "agree": 2,
+                "confirmations": [1, 2], "addresses": ["\(WatchShapeTests.followed)"]}],
+             "sinks": []}
+            """
+        return try ConfigLoader(registry: .builtIn, environment: ["NODE_PASSWORD": NodeWatchShapeTests.password])
+            .load(bytes: Array(json.utf8))
+    }
+
+    @Test func everyPushedConfirmationIsVerifiedByTheNode() async throws {
+        var configuration = ElectrumWatchShapeTests.simnet(.electrs)
+        configuration.rpcPassword = NodeWatchShapeTests.password
+        try await Harness.withData(configuration) { simnet, client, data in
+            let config = try Self.config(simnet, data)
+            try await EngineIntegrationTests.running(config, client: client) { store in
+                try await eventually("the baseline and the subscription") {
+                    let known = try store.read {
+                        try $0.addressState(chain: "btc", address: WatchShapeTests.followed)?.summary != nil
+                    }
+                    let subscribed = await ElectrumBlockCostTests.histories(simnet)["blockchain.scripthash.subscribe"]
+                    return known && (subscribed ?? 0) >= 1
+                }
+                var txids: [String] = []
+                for amount in [50_000, 20_000, 30_000] as [Int64] {
+                    let txid = try await simnet.pay(to: WatchShapeTests.followed, amountSat: amount)
+                    try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(txid) }
+                    let mined = try await simnet.mine()
+                    let confirmed = try await WatchShapeTests.event(
+                        store,
+                        "address.tx.confirmed",
+                        timeout: .seconds(60)
+                    ) {
+                        $0["txid"] == .string(txid)
+                    }
+                    #expect(AgreeTests.verifiers(confirmed) == ["el", "node"], "\(confirmed)")
+                    #expect(confirmed["data"]?["blockHash"] == .string(mined[0].hash))
+                    txids.append(txid)
+                }
+                let last = txids[2]
+                _ = try await simnet.mine()
+                try await WatchShapeTests.event(store, "address.tx.confirmations", timeout: .seconds(60)) {
+                    $0["txid"] == .string(last) && $0["confirmations"] == .number("2")
+                }
+                for confirmed in try AgreeTests.events(store, "address.tx.confirmed") {
+                    #expect(AgreeTests.verifiers(confirmed) == ["el", "node"], "\(confirmed)")
+                }
+            }
+        }
+    }
+}
