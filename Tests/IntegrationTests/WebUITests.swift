@@ -25,9 +25,12 @@ struct BrowserWebUITests {
     @Test func browserDrivesBothTabs() async throws {
         try await WebDaemon.with(seed: 21) { daemon, client in
             // Twenty blocks while the daemon runs: a full Blocks tab.
-            _ = try await daemon.simnet.mine(count: 20)
-            try await eventually("twenty stored blocks") {
-                (try? JSONValue.parse(try await daemon.get(client, "/api/blocks").body))?.arrayValue?.count == 20
+            let mined = try await daemon.simnet.mine(count: 20)
+            // Twenty stored blocks up to the last one mined: the daemon may hold twenty older ones already, and a
+            // page read before it caught up would see its rows replaced under the script's clicks.
+            try await eventually("twenty stored blocks up to the last one mined") {
+                let blocks = (try? JSONValue.parse(try await daemon.get(client, "/api/blocks").body))?.arrayValue
+                return blocks?.count == 20 && blocks?.first?["height"] == .number("\(mined[19].height)")
             }
             var arguments = [
                 "--base", daemon.base, "--simnet", daemon.simnet.baseURL, "--followed", daemon.followed,
