@@ -89,7 +89,8 @@ struct ChainDriver: Sendable {
             derived: grown?.derived ?? [:]
         )
         if !outcome.headers.isEmpty || outcome.fork != nil {
-            let replaced = outcome.fork.map { _ in outcome.orphaned.map(\.height).max() ?? tip.height }
+            // The orphaned blocks come lowest first.
+            let replaced = outcome.fork.map { _ in outcome.orphaned.last?.height ?? tip.height }
             wakeup?.notify(replaced: replaced)
             context.scheduler.noteBlock(chain: chain)
         }

@@ -15,9 +15,8 @@ final class PushedRounds: Sendable {
     let wakeup: BlockWakeup
     let chain: String
     let store: Store
-    /// What the last round saw: the block generation, the push's subscription count, the reorgs committed and the
-    /// stored tip's height.
-    private let last = Mutex<(generation: UInt64, subscriptions: UInt64, reorgs: UInt64, tip: Int?)?>(nil)
+    /// What the last round saw: the block generation, the push's subscription count and the reorgs committed.
+    private let last = Mutex<(generation: UInt64, subscriptions: UInt64, reorgs: UInt64)?>(nil)
     /// After a reorg: the height it replaced, which the chain must grow past before a round is skipped again.
     private let reorged = Mutex<Int?>(nil)
 
@@ -33,7 +32,7 @@ final class PushedRounds: Sendable {
         let chain = self.chain
         let reorgs = wakeup.reorgs
         let tip = try store.read { try $0.tip(chain: chain)?.height }
-        let now = (generation: wakeup.generation, subscriptions: push.subscriptions, reorgs: reorgs.count, tip: tip)
+        let now = (generation: wakeup.generation, subscriptions: push.subscriptions, reorgs: reorgs.count)
         let connected = push.isConnected
         let previous = last.withLock { last in
             defer { last = now }
@@ -46,7 +45,7 @@ final class PushedRounds: Sendable {
         }
         let settled = reorged.withLock { reorged in
             guard let height = reorged else { return true }
-            if (now.tip ?? 0) > height { reorged = nil }
+            if (tip ?? 0) > height { reorged = nil }
             return false
         }
         guard settled, let previous, connected else { return false }
