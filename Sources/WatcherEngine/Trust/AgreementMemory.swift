@@ -8,6 +8,11 @@ import Synchronization
 /// again next round.
 /// The answers are kept with the verdict, so a disagreement whose commit was dropped is announced by the redone
 /// round (the same fact, the same id).
+///
+/// A withheld claim also leaves the providers that already hold its block (``holders(_:tip:onStoredChain:)``): when
+/// the same block is claimed again (the provider that had not mined it yet now claims it itself), they are not asked
+/// again. Their word stands while the tip has not moved, or while the stored chain holds that block; a block
+/// reorged away is asked about afresh.
 final class AgreementMemory: Sendable {
     /// An agreed verdict with the answers it came from.
     struct Entry: Sendable {
@@ -17,7 +22,14 @@ final class AgreementMemory: Sendable {
         var tip: Int?
     }
 
+    /// The answers naming a withheld claim's block, with the tip they were given at.
+    struct Holders: Sendable {
+        var said: [Agreement.Said]
+        var tip: Int?
+    }
+
     private let verdicts = Mutex<[String: Entry]>([:])
+    private let held = Mutex<[String: Holders]>([:])
     /// Most verdicts kept; past it the memory starts over (a forgotten one costs a request again, nothing more).
     static let capacity = 10_000
 
@@ -48,13 +60,31 @@ final class AgreementMemory: Sendable {
         tip: Int?
     ) {
         if verdict.agreed == nil {
+            if claimed, let claim = said.first, case .block(_, _?, _) = claim.answer {
+                let holders = said.filter { Agreement.same($0.answer, claim.answer) }
+                held.withLock { held in
+                    if held.count >= Self.capacity { held.removeAll() }
+                    held[key] = Holders(said: holders, tip: tip)
+                }
+            }
             let others = said.dropFirst(claimed ? 1 : 0)
             let contradicted = others.allSatisfy { $0.answer != .mempool }
             guard tip != nil, contradicted, others.count >= asked else { return }
+        } else {
+            _ = held.withLock { $0.removeValue(forKey: key) }
         }
         verdicts.withLock { verdicts in
             if verdicts.count >= Self.capacity { verdicts.removeAll() }
             verdicts[key] = Entry(said: said, verdict: verdict, tip: verdict.agreed == nil ? tip : nil)
+        }
+    }
+
+    /// The providers that held the block of a withheld claim `key` (by hash), when asked at tip `tip` or when the
+    /// stored chain holds that block (`onStoredChain`); none otherwise.
+    func holders(_ key: String, tip: Int?, onStoredChain: Bool) -> [Agreement.Said] {
+        held.withLock { held in
+            guard let holders = held[key], onStoredChain || holders.tip == tip else { return [] }
+            return holders.said
         }
     }
 }

@@ -122,7 +122,12 @@ extension Verifier {
         if let known = memory.entry(key, tip: tipHeight) {
             (said, verdict) = (known.said, known.verdict)
         } else {
-            said = try await answers(claim, txid: txid, address: address)
+            var onStoredChain = false
+            if case .block(let height, let hash?, _)? = claim?.answer {
+                onStoredChain = reducer.blockHashes[height] == hash
+            }
+            let holders = memory.holders(key, tip: tipHeight, onStoredChain: onStoredChain)
+            said = try await answers(claim, txid: txid, address: address, holders: holders)
             verdict = Agreement.decide(said, agree: agree)
             let asked = providers.filter { $0 != claim?.provider }.count
             memory.remember(key, said, verdict, claimed: claim != nil, asked: asked, tip: tipHeight)

@@ -28,10 +28,19 @@ struct Verifier: Sendable {
 
     /// The answers about `txid`: `claim` first (when a provider claims it), then the others, asked in order until
     /// `agree` hold one block.
-    /// - Parameter address: the followed address whose effect is compared, if any.
-    func answers(_ claim: Agreement.Said?, txid: String, address: String?) async throws -> [Agreement.Said] {
+    /// - Parameters:
+    ///   - address: the followed address whose effect is compared, if any.
+    ///   - holders: providers already known to hold the claimed block (``AgreementMemory/holders(_:tip:onStoredChain:)``):
+    ///     their answers are taken as given, not asked again (unless set aside since).
+    func answers(_ claim: Agreement.Said?, txid: String, address: String?, holders: [Agreement.Said] = [])
+        async throws -> [Agreement.Said]
+    {
         var said = claim.map { [$0] } ?? []
-        for id in providers where id != claim?.provider {
+        for holder in holders where holder.provider != claim?.provider && providers.contains(holder.provider) {
+            if await context.scheduler.isSetAside(holder.provider) { continue }
+            said.append(holder)
+        }
+        for id in providers where !said.contains(where: { $0.provider == id }) {
             guard Agreement.needed(said, agree: agree) else { break }
             // Lagging or on another chain (``TipAgreement``): not asked, its word left out of confirmations.
             if await context.scheduler.isSetAside(id) { continue }
