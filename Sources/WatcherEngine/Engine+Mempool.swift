@@ -7,7 +7,7 @@ extension Engine {
     /// scans blocks with a provider that reads the mempool.
     func mempoolRunner(for job: JobPlan.Job) -> (body: @Sendable () async throws -> Void, wake: BlockWakeup?)? {
         guard case .chain(let chain, let watch, _, _, let headerProviders, let scan?) = job.work,
-            scan.providers.contains(where: { context.chainProviders[$0]?.capabilities.contains(.mempool) ?? false })
+            !context.providers(scan.providers, serving: .mempool).isEmpty
         else { return nil }
         var driver = ChainDriver(
             chain: chain,

@@ -58,6 +58,11 @@ public struct EngineContext: Sendable {
         self.time = time
     }
 
+    /// Those of `ids` that serve every one of `capabilities`, in order (an unknown id serves nothing).
+    func providers(_ ids: [String], serving capabilities: ChainCapabilities) -> [String] {
+        ids.filter { chainProviders[$0]?.capabilities.isSuperset(of: capabilities) ?? false }
+    }
+
     /// The chain provider `id`.
     func chain(_ id: String) throws -> any ChainProvider {
         guard let provider = chainProviders[id] else {

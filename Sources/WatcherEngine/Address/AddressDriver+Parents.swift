@@ -15,7 +15,7 @@ extension AddressDriver {
                 && history[index].facts?.parents != nil
         }
         guard !fresh.isEmpty else { return history }
-        let capable = providers.filter { context.chainProviders[$0]?.capabilities.contains(.transaction) ?? false }
+        let capable = context.providers(providers, serving: .transaction)
         var lookups = 0
         var result = history
         for index in fresh {

@@ -15,7 +15,7 @@ extension AddressDriver {
         tipHeight: Int?,
         context reducerContext: AddressReducer.Context
     ) async throws -> [TxOutpoint: OutputSpend] {
-        let capable = providers.filter { context.chainProviders[$0]?.capabilities.contains(.spenders) ?? false }
+        let capable = context.providers(providers, serving: .spenders)
         guard !capable.isEmpty else { return [:] }
         let questions = AddressReducer.spendQuestions(
             stored,

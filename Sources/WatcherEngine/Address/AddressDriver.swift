@@ -280,7 +280,7 @@ struct AddressDriver: Sendable {
     /// Whether a mempool tx that left the history confirmed, still waits, or is gone (`nil`). A provider without
     /// transaction lookups cannot say: the tx is taken as gone, as before lookups existed.
     func lookUp(_ txid: String) async throws -> ChainTransaction?? {
-        let capable = providers.filter { context.chainProviders[$0]?.capabilities.contains(.transaction) ?? false }
+        let capable = context.providers(providers, serving: .transaction)
         guard !capable.isEmpty else { return .none }
         do {
             return .some(try await context.ask(capable, .refresh) { try await $0.transaction(txid) })

@@ -11,7 +11,7 @@ import WatcherStorage
 extension ChainDriver {
     /// The scanning providers that read the mempool.
     var mempoolProviders: [String] {
-        (scan?.providers ?? []).filter { context.chainProviders[$0]?.capabilities.contains(.mempool) ?? false }
+        context.providers(scan?.providers ?? [], serving: .mempool)
     }
 
     /// One round: the whole list when due (or when the push asks), else the pushed txids.

@@ -49,7 +49,7 @@ extension ChainDriver {
     /// most ``AddressDriver/maxLookups`` a round; none capable or none answering, the reason stays
     /// `dropped from the mempool`.
     private func spendAnswers(_ outpoints: [TxOutpoint]) async throws -> [TxOutpoint: OutputSpend] {
-        let capable = providers.filter { context.chainProviders[$0]?.capabilities.contains(.spenders) ?? false }
+        let capable = context.providers(providers, serving: .spenders)
         guard !capable.isEmpty, !outpoints.isEmpty else { return [:] }
         let byParent = Dictionary(grouping: outpoints, by: \.txid).mapValues { Set($0.map(\.vout)).sorted() }
         var answers: [TxOutpoint: OutputSpend] = [:]

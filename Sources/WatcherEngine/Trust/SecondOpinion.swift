@@ -65,7 +65,7 @@ final class SecondOpinion: Sendable {
     ) async throws {
         guard let tip = try self.tip(), tip == polledAt, checked.withLock({ $0 }) != tip else { return }
         var usable: [String] = []
-        for id in providers where context.chainProviders[id]?.capabilities.isSuperset(of: needs) == true {
+        for id in context.providers(providers, serving: needs) {
             if await context.scheduler.isSetAside(id) { continue }
             usable.append(id)
         }

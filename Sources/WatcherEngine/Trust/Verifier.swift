@@ -20,7 +20,7 @@ struct Verifier: Sendable {
     /// A verifier for a watch with `agree` above 1, else `nil` (today's behaviour: the provider in charge alone).
     init?(providers: [String], agree: Int, context: EngineContext, priority: RequestPriority) {
         guard agree > 1 else { return nil }
-        self.providers = providers.filter { context.chainProviders[$0]?.capabilities.contains(.transaction) ?? false }
+        self.providers = context.providers(providers, serving: .transaction)
         self.agree = agree
         self.context = context
         self.priority = priority
