@@ -11,6 +11,9 @@ import WatcherJSON
 /// parent is in the same batch). The requests grow with the new mempool transactions, never with the followed
 /// addresses.
 extension BitcoindProvider {
+    /// Transactions per `getrawtransaction` batch (each item holds a place in the node's work queue).
+    public static let mempoolBatch = 50
+
     public var mempoolBatch: Int { Self.mempoolBatch }
 
     /// The transactions, the confirmed spent outputs, the unconfirmed parents.

@@ -22,7 +22,6 @@ import WatcherTesting
             ("block(hash)", { _ = try await provider.block(.hash(hash)) }),
             ("blockTransactions", { _ = try await provider.blockTransactions(.hash(hash), page: 1) }),
             ("transaction", { _ = try await provider.transaction(txid) }),
-            ("mempool", { _ = try await provider.mempool(known: []) }),
             ("mempoolTxids", { _ = try await provider.mempoolTxids() }),
             ("mempoolTransactions", { _ = try await provider.mempoolTransactions([txid]) }),
         ]

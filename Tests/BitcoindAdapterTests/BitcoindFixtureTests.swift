@@ -235,7 +235,7 @@ import WatcherTesting
         }
     }
 
-    @Test func mempoolFetchesOnlyTheNewTransactionsInABatch() async throws {
+    @Test func theRecordedMempoolListAndTransactionDecode() async throws {
         let txid = "95d51e813daeb9a861b2dcdddf1da8c198d06452bbbecfd827447881ff79e061"
         let node = RecordedNode([
             "getrawmempool": .result(try Recorded.json("getrawmempool-testnet-lbtc.json")),
@@ -244,18 +244,18 @@ import WatcherTesting
             ),
         ])
         try await withProvider(node, chain: "btc-testnet") { provider in
-            let first = try await provider.mempool(known: [])
-            #expect(first.txids == [txid])
-            #expect(first.new.map(\.txid) == [txid])
+            #expect(try await provider.mempoolTxids() == [txid])
+            let read = try await provider.mempoolTransactions([txid])
+            #expect(read.map(\.transaction.txid) == [txid])
+            #expect(read.first?.transaction.blockHash == nil)
             #expect(
-                first.new[0].outputs[0]
+                read.first?.transaction.outputs.first
                     == TxEndpoint(address: "2NFAkGiwnp8wvCodRBx3smJwxncuG3hndn5", valueSat: 1_000_000)
             )
-            #expect(first.new[0].outputs[1].valueSat == 2_598_722)
-            let again = try await provider.mempool(known: [txid])
-            #expect(again.new.isEmpty)
+            #expect(read.first?.transaction.outputs.last?.valueSat == 2_598_722)
         }
-        #expect(node.methods == ["getrawmempool", "getrawtransaction", "getrawmempool"])
+        // The list, then the transactions in one batch (the spent outputs after them are not recorded).
+        #expect(node.methods.prefix(2) == ["getrawmempool", "getrawtransaction"])
     }
 
     @Test func aBodyOverTheCapIsAClearError() async throws {
