@@ -23,8 +23,9 @@ struct ZMQPublisherTests {
         var all: [ZMQMessage] { messages.withLock { $0 } }
     }
 
-    /// Subscribes to `hashblock` and `sequence`, and mines until the subscription carries messages (a PUB socket
-    /// drops what it sends before a subscriber's subscription arrives), then empties the inbox.
+    /// Subscribes to `hashblock` and `sequence`, and mines until the subscription carries messages of both topics (a
+    /// PUB socket drops what it sends on a topic before the subscription to it arrives, and the two subscriptions
+    /// arrive apart: waiting for any first message once left the tip's `hashblock` dropped), then empties the inbox.
     static func listen(_ simnet: Simnet, _ body: (Inbox) async throws -> Void) async throws {
         let endpoint = try #require(simnet.zmqEndpoint)
         let subscriber = ZMQSubscriber(endpoint: endpoint, receiveTimeout: .milliseconds(100))
@@ -39,9 +40,10 @@ struct ZMQPublisherTests {
             subscriber.stop()
             reader.cancel()
         }
-        try await eventually(timeout: .seconds(60), "a first message") {
-            if inbox.all.isEmpty { _ = try await simnet.mine() }
-            return !inbox.all.isEmpty
+        func bothTopics() -> Bool { Set(inbox.all.map(\.topic)).isSuperset(of: ["hashblock", "sequence"]) }
+        try await eventually(timeout: .seconds(60), "a first message of each topic") {
+            if !bothTopics() { _ = try await simnet.mine() }
+            return bothTopics()
         }
         let tip = await simnet.tip()
         try await eventually(timeout: .seconds(60), "the tip's hashblock") {

@@ -57,22 +57,10 @@ extension ChainDriver {
                 if next != stored { try txn.putAddressState(next) }
             }
             for (address, item) in walletTxs.sorted(by: { $0.key < $1.key }) {
-                guard let wallet = walletBook.wallets[item.ref.wallet], let walletState = try wallets.state(wallet.id)
-                else { continue }
                 let stored = try txn.addressState(chain: chain, address: address)
-                var state = stored ?? AddressState(chain: chain, address: address)
-                let ref = state.wallet ?? item.ref
-                state.wallet = ref
-                // An address checked and found unused starts from a zero balance.
-                if stored == nil, ref.index <= walletState[ref.branch].checkedUpTo ?? -1 {
-                    state.summary = .empty(address)
-                }
-                let entry = wallet.entry(
-                    address: address,
-                    ref: ref,
-                    since: walletState.since,
-                    issuedLabel: try wallets.issuedLabel(ref)
-                )
+                guard let (state, entry) = try wallets.address(address, ref: item.ref, stored: stored),
+                    let ref = state.wallet
+                else { continue }
                 let context = AddressReducer.Context(chain: chain, entry: entry, prices: prices, now: now)
                 let (next, emitted) = Self.pushed(state, item.txs, matched) {
                     AddressReducer.pushed($0, txid: $1.txid, deltaSat: $1.deltaSat, facts: $2, context: context)

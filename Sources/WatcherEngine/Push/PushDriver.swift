@@ -248,29 +248,16 @@ struct PushDriver: Sendable {
 
     /// A pushed mempool transaction of a wallet's address, with the wallet's balance, in one commit.
     private func applyWallet(_ ref: WalletAddressRef, address: String, txid: String, deltaSat: Int64) async throws {
-        guard let wallet = wallets.wallets[ref.wallet] else { return }
+        guard wallets.wallets[ref.wallet] != nil else { return }
         let chain = self.chain
         let book = self.wallets
         let now = context.events.now()
         try await context.commit { txn in
             var commit = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
-            guard let walletState = try commit.state(ref.wallet) else { return [] }
             let stored = try txn.addressState(chain: chain, address: address)
-            var state = stored ?? AddressState(chain: chain, address: address)
-            state.wallet = ref
-            // An address checked and found unused starts from a zero balance.
-            if stored == nil, ref.index <= walletState[ref.branch].checkedUpTo ?? -1 { state.summary = .empty(address) }
-            var reducerContext = AddressReducer.Context(
-                chain: chain,
-                entry: wallet.entry(
-                    address: address,
-                    ref: ref,
-                    since: walletState.since,
-                    issuedLabel: try commit.issuedLabel(ref)
-                ),
-                now: now
-            )
-            reducerContext.prices = try txn.prices()
+            guard let (state, entry) = try commit.address(address, ref: ref, stored: stored), let ref = state.wallet
+            else { return [] }
+            let reducerContext = AddressReducer.Context(chain: chain, entry: entry, prices: commit.prices, now: now)
             let (next, events) = AddressReducer.pushed(state, txid: txid, deltaSat: deltaSat, context: reducerContext)
             if next != stored { try txn.putAddressState(next) }
             try commit.record(ref, before: stored, after: next, events: events)

@@ -49,6 +49,26 @@ package struct WalletCommit {
         return try txn.issuedAddress(chain: chain, wallet: ref.wallet, index: ref.index)?.label
     }
 
+    /// A wallet address's state for its reducer, and its entry: `stored` with `ref` kept (or set), or a new state,
+    /// which starts from a zero balance when the window checked the address and found it unused. `nil` when the
+    /// wallet is not followed or has no state yet.
+    mutating func address(_ address: String, ref: WalletAddressRef, stored: AddressState?) throws
+        -> (state: AddressState, entry: AddressBook.Entry)?
+    {
+        var state = stored ?? AddressState(chain: chain, address: address)
+        let ref = state.wallet ?? ref
+        guard let wallet = book.wallets[ref.wallet], let walletState = try self.state(ref.wallet) else { return nil }
+        state.wallet = ref
+        if stored == nil, ref.index <= walletState[ref.branch].checkedUpTo ?? -1 { state.summary = .empty(address) }
+        let entry = wallet.entry(
+            address: address,
+            ref: ref,
+            since: walletState.since,
+            issuedLabel: try issuedLabel(ref)
+        )
+        return (state, entry)
+    }
+
     /// The wallet's state in this transaction, `nil` when it has none yet (its driver has not prepared it).
     mutating func state(_ wallet: String) throws -> WalletState? {
         if let state = states[wallet] { return state }
