@@ -145,25 +145,16 @@ struct AddressDriver: Sendable {
         let tipHeight = storedTip ?? round.tipHeight
         let now = context.events.now()
         let reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: hashes, now: now)
-        var history: [AddressTx]?
-        var complete = false
-        var source: String?
-        switch AddressReducer.historyRequest(
-            stored: stored,
+        let read = try await settledRead(
+            entry.address,
             summary: summary,
+            stored: stored,
             tipHeight: tipHeight,
             context: reducerContext
-        ) {
-        case .none:
-            break
-        case .empty:
-            history = []
-            complete = true
-        case .fetch(let limit, let after):
-            (history, complete, source) = try await fetchSourcedHistory(entry.address, limit: limit, after: after)
-        }
+        )
+        let (summary, complete, source) = (read.summary, read.complete, read.source)
+        var history = read.history
         if let fetched = history { history = try await withUnconfirmedInputs(fetched, stored: stored) }
-        let summary = try await settledSummary(summary, of: entry.address, history: history, stored: stored)
         var lookups: [String: ChainTransaction?] = [:]
         var replacedBlocks: Set<String> = []
         var spends: [TxOutpoint: OutputSpend] = [:]

@@ -150,8 +150,8 @@ struct WalletDriver: Sendable {
         guard !targets.isEmpty else { return false }
         let tipBefore = read.2?.hash
         let round = AddressDriver.Round(tipHeight: read.2?.height, hashes: read.3)
-        let observed = try await observe(targets, known: known, round: round, since: state.since)
-        let whole = try await wholeAmounts(observed, known: known, state: state)
+        let results = try await observeAtOnePoint(targets, known: known, round: round, since: state.since)
+        let whole = try await wholeAmounts(results, known: known, state: state)
         let checked = checking
         let book = self.book
         let now = context.events.now()
@@ -165,7 +165,7 @@ struct WalletDriver: Sendable {
             guard let before = try wallets.state(id) else { return [] }
             wallets.wholeAmounts[id] = whole
             var events: [NewEvent] = []
-            for item in observed {
+            for item in results {
                 guard let observation = item.observation else { continue }
                 let stored = try txn.addressState(chain: chain, address: item.target.address)
                 var address = stored ?? AddressState(chain: chain, address: item.target.address)
@@ -238,32 +238,15 @@ struct WalletDriver: Sendable {
                     blockHashes: round.hashes,
                     now: events.now()
                 )
-                var history: [AddressTx]?
-                var complete = false
-                var source: String?
-                switch AddressReducer.historyRequest(
-                    stored: stored,
+                let read = try await reader.settledRead(
+                    target.address,
                     summary: summary,
+                    stored: stored,
                     tipHeight: round.tipHeight,
                     context: reducerContext
-                ) {
-                case .none: break
-                case .empty:
-                    history = []
-                    complete = true
-                case .fetch(let limit, let after):
-                    (history, complete, source) = try await reader.fetchSourcedHistory(
-                        target.address,
-                        limit: limit,
-                        after: after
-                    )
-                }
-                let settled = try await reader.settledSummary(
-                    summary,
-                    of: target.address,
-                    history: history,
-                    stored: stored
                 )
+                let (settled, complete, source) = (read.summary, read.complete, read.source)
+                var history = read.history
                 var lookups: [String: ChainTransaction?] = [:]
                 var spends: [TxOutpoint: OutputSpend] = [:]
                 if let history, complete, let stored {
