@@ -18,8 +18,8 @@ import WatcherTesting
 /// (``AddressDriver/settledRead(_:summary:stored:tipHeight:context:)``). When a block lands between that history and
 /// that summary, the summary counts a transaction the history does not hold. Committed together, the step's
 /// `balanceSat` came out of the newer summary, and the address stood still from then on: the newer transaction
-/// was never announced, since the summary no longer changed. A proxy in front of the simnet mines that block at
-/// exactly that moment.
+/// was never announced, since the summary no longer changed. The same for a wallet pass, whose addresses are read
+/// one by one: a block between two of them. A proxy in front of the simnet mines that block at exactly that moment.
 @Suite struct SettledReadTests {
     static let address = WatchShapeTests.followed
 
