@@ -25,7 +25,8 @@ struct AgreeCostTests {
         }
     }
 
-    func measure(_ simnets: [Simnet], agree: Int, client: HTTPClient, data: String) async throws {
+    /// The tip job on p1, and one `address` watch over p1, p2 and p3 polled every second with `agree`.
+    static func config(_ simnets: [Simnet], agree: Int, data: String) throws -> WatcherConfig {
         let providers = Harness.blockbookProviders(["p1", "p2", "p3"], simnets)
         let json = """
             {"storage": {"path": "\(data)"}, "providers": [\(providers)],
@@ -35,7 +36,11 @@ struct AgreeCostTests {
                 "strategy": "poll", "confirmations": [1], "addresses": ["\(Self.address)"]}],
              "sinks": []}
             """
-        let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+        return try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+    }
+
+    func measure(_ simnets: [Simnet], agree: Int, client: HTTPClient, data: String) async throws {
+        let config = try Self.config(simnets, agree: agree, data: data)
         try await EngineIntegrationTests.running(config, client: client) { store in
             try await eventually("the baseline") {
                 try store.read { try $0.addressState(chain: "btc", address: Self.address)?.summary != nil }
@@ -94,16 +99,7 @@ struct AgreeCostTests {
     /// (``AgreementMemory/holders(_:tip:onStoredChain:)``). Before that, p2 was asked every round too.
     @Test func aProviderThatHoldsTheBlockIsNotAskedAgainWhileAnotherCatchesUp() async throws {
         try await Harness.withThree { simnets, client, data in
-            let providers = Harness.blockbookProviders(["p1", "p2", "p3"], simnets)
-            let json = """
-                {"storage": {"path": "\(data)"}, "providers": [\(providers)],
-                 "watches": [
-                   {"id": "chain", "type": "blocks", "providers": ["p1"], "every": "1s"},
-                   {"id": "a", "type": "address", "providers": ["p1", "p2", "p3"], "every": "1s", "agree": 3,
-                    "strategy": "poll", "confirmations": [1], "addresses": ["\(Self.address)"]}],
-                 "sinks": []}
-                """
-            let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+            let config = try Self.config(simnets, agree: 3, data: data)
             try await EngineIntegrationTests.running(config, client: client) { store in
                 try await eventually("the baseline") {
                     try store.read { try $0.addressState(chain: "btc", address: Self.address)?.summary != nil }

@@ -24,56 +24,44 @@ import WatcherTesting
     static let address = WatchShapeTests.followed
 
     @Test func aBlockBetweenTheHistoryAndTheSummaryIsReadAgain() async throws {
-        try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
-            let proxy = Proxy(simnet: simnet, client: client)
-            try await LoopbackServer.with(proxy) { port in
-                let json = """
-                    {"storage": {"path": "\(data)"},
-                     "providers": [{"id": "bb", "type": "blockbook",
-                                    "options": {"url": "http://127.0.0.1:\(port)", "timeout": "10s"},
-                                    "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
-                     "watches": [
-                       {"id": "chain", "type": "blocks", "providers": ["bb"], "every": "1s"},
-                       {"id": "a", "type": "address", "providers": ["bb"], "every": "1s", "strategy": "poll",
-                        "confirmations": [1], "addresses": ["\(Self.address)"]}],
-                     "sinks": []}
-                    """
-                let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
-                try await EngineIntegrationTests.running(config, client: client) { store in
-                    try await eventually("the baseline") {
-                        try store.read { try $0.addressState(chain: "btc", address: Self.address)?.summary != nil }
-                    }
-                    let first = try await simnet.pay(to: Self.address, amountSat: 40_000)
-                    try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(first) }
-                    // The round that finds `first` confirmed reads its history; right after that answer, `second`
-                    // is paid and mined, before the summary is read again.
-                    let second = Mutex<String?>(nil)
-                    proxy.afterNext(Self.address, details: "txs") {
-                        let txid = try await simnet.pay(to: Self.address, amountSat: 25_000)
-                        _ = try await simnet.mine()
-                        second.withLock { $0 = txid }
-                    }
-                    _ = try await simnet.mine()
-                    let confirmed = try await WatchShapeTests.event(
-                        store,
-                        "address.tx.confirmed",
-                        timeout: .seconds(60)
-                    ) {
-                        $0["txid"] == .string(second.withLock { $0 } ?? "-")
-                    }
-                    #expect(confirmed["data"]?["blockHeight"] != nil)
-                    #expect(proxy.fired)
-                    // The balance after each confirmation counts the chain up to it, not the summary read after it.
-                    let steps = try AgreeTests.events(store, "address.balance.changed").compactMap { $0["data"] }
-                    let before = steps.first { $0["txid"] == .string(first) && $0["state"] == .string("confirmed") }
-                    let after = steps.first {
-                        $0["txid"] == .string(second.withLock { $0 } ?? "-") && $0["state"] == .string("confirmed")
-                    }
-                    let truth = try #require(await simnet.addresses().first { $0.address == Self.address })
-                    #expect(after?["balanceSat"] == .number("\(truth.confirmedBalanceSat)"))
-                    #expect(before?["balanceSat"] == .number("\(truth.confirmedBalanceSat - 25_000)"))
-                }
+        let watches = """
+            {"id": "chain", "type": "blocks", "providers": ["bb"], "every": "1s"},
+            {"id": "a", "type": "address", "providers": ["bb"], "every": "1s", "strategy": "poll",
+             "confirmations": [1], "addresses": ["\(Self.address)"]}
+            """
+        try await Self.proxied(watches: watches) { simnet, proxy, store in
+            try await eventually("the baseline") {
+                try store.read { try $0.addressState(chain: "btc", address: Self.address)?.summary != nil }
             }
+            let first = try await simnet.pay(to: Self.address, amountSat: 40_000)
+            try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(first) }
+            // The round that finds `first` confirmed reads its history; right after that answer, `second`
+            // is paid and mined, before the summary is read again.
+            let second = Mutex<String?>(nil)
+            proxy.afterNext(Self.address, details: "txs") {
+                let txid = try await simnet.pay(to: Self.address, amountSat: 25_000)
+                _ = try await simnet.mine()
+                second.withLock { $0 = txid }
+            }
+            _ = try await simnet.mine()
+            let confirmed = try await WatchShapeTests.event(
+                store,
+                "address.tx.confirmed",
+                timeout: .seconds(60)
+            ) {
+                $0["txid"] == .string(second.withLock { $0 } ?? "-")
+            }
+            #expect(confirmed["data"]?["blockHeight"] != nil)
+            #expect(proxy.fired)
+            // The balance after each confirmation counts the chain up to it, not the summary read after it.
+            let steps = try AgreeTests.events(store, "address.balance.changed").compactMap { $0["data"] }
+            let before = steps.first { $0["txid"] == .string(first) && $0["state"] == .string("confirmed") }
+            let after = steps.first {
+                $0["txid"] == .string(second.withLock { $0 } ?? "-") && $0["state"] == .string("confirmed")
+            }
+            let truth = try #require(await simnet.addresses().first { $0.address == Self.address })
+            #expect(after?["balanceSat"] == .number("\(truth.confirmedBalanceSat)"))
+            #expect(before?["balanceSat"] == .number("\(truth.confirmedBalanceSat - 25_000)"))
         }
     }
 
@@ -89,50 +77,65 @@ import WatcherTesting
     /// `balanceSat` was off by the coin. The pass is now read again when it finds a block the store does not hold.
     /// (The tip job runs hourly, so that the block is not stored, and the pass not dropped, before it commits.)
     @Test func aBlockDuringAWalletPassIsReadAgain() async throws {
+        let watches = """
+            {"id": "chain", "type": "blocks", "providers": ["bb"], "every": "1h"},
+            {"id": "shop", "type": "wallet", "providers": ["bb"], "every": "1s", "strategy": "poll",
+             "descriptor": "\(Self.descriptor)", "gap": 3}
+            """
+        try await Self.proxied(watches: watches, concurrency: 1) { simnet, proxy, store in
+            try await eventually("the wallet's first look") {
+                try store.read { txn in
+                    let state = try txn.walletState(chain: "btc", wallet: "shop")
+                    return (state?.receive.checkedUpTo ?? -1) >= 0 && (state?.change.checkedUpTo ?? -1) >= 0
+                }
+            }
+            let payment = try await simnet.pay(to: Self.receive, amountSat: 50_000)
+            try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(payment) }
+            _ = try await simnet.mine()
+            try await WatchShapeTests.event(store, "address.tx.confirmed") { $0["txid"] == .string(payment) }
+            let outside = "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3"
+            let spend = try await simnet.pay(
+                to: outside,
+                amountSat: 30_000,
+                from: Self.receive,
+                change: Self.change
+            )
+            try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(spend) }
+            proxy.afterNext(Self.receive, details: "tokens") { _ = try await simnet.mine() }
+            let step = try await eventuallyValue(timeout: .seconds(60), "the spend's confirmed wallet step") {
+                try AgreeTests.events(store, "wallet.balance.changed").first {
+                    $0["data"]?["txid"] == .string(spend) && $0["data"]?["state"] == .string("confirmed")
+                }
+            }
+            #expect(proxy.fired)
+            let truths = await simnet.addresses().filter { [Self.receive, Self.change].contains($0.address) }
+            let balance = truths.reduce(Int64(0)) { $0 + $1.confirmedBalanceSat }
+            #expect(step["data"]?["balanceSat"] == .number("\(balance)"))
+        }
+    }
+
+    /// Runs the engine with `watches` on one `blockbook` provider `bb` reached through a ``Proxy`` in front of a
+    /// quiet simnet, its requests `concurrency` at a time (the default when `nil`), while `body` runs.
+    static func proxied(
+        watches: String,
+        concurrency: Int? = nil,
+        _ body: @escaping @Sendable (Simnet, Proxy, Store) async throws -> Void
+    ) async throws {
         try await Harness.withData(WatchShapeTests.quiet) { simnet, client, data in
             let proxy = Proxy(simnet: simnet, client: client)
             try await LoopbackServer.with(proxy) { port in
+                let width = concurrency.map { #", "concurrency": \#($0)"# } ?? ""
                 let json = """
                     {"storage": {"path": "\(data)"},
                      "providers": [{"id": "bb", "type": "blockbook",
                                     "options": {"url": "http://127.0.0.1:\(port)", "timeout": "10s"},
-                                    "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 1}}],
-                     "watches": [
-                       {"id": "chain", "type": "blocks", "providers": ["bb"], "every": "1h"},
-                       {"id": "shop", "type": "wallet", "providers": ["bb"], "every": "1s", "strategy": "poll",
-                        "descriptor": "\(Self.descriptor)", "gap": 3}],
+                                    "rateLimit": {"requests": 6000, "per": "1m", "burst": 100\(width)}}],
+                     "watches": [\(watches)],
                      "sinks": []}
                     """
                 let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
                 try await EngineIntegrationTests.running(config, client: client) { store in
-                    try await eventually("the wallet's first look") {
-                        try store.read { txn in
-                            let state = try txn.walletState(chain: "btc", wallet: "shop")
-                            return (state?.receive.checkedUpTo ?? -1) >= 0 && (state?.change.checkedUpTo ?? -1) >= 0
-                        }
-                    }
-                    let payment = try await simnet.pay(to: Self.receive, amountSat: 50_000)
-                    try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(payment) }
-                    _ = try await simnet.mine()
-                    try await WatchShapeTests.event(store, "address.tx.confirmed") { $0["txid"] == .string(payment) }
-                    let outside = "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3"
-                    let spend = try await simnet.pay(
-                        to: outside,
-                        amountSat: 30_000,
-                        from: Self.receive,
-                        change: Self.change
-                    )
-                    try await WatchShapeTests.event(store, "address.tx.unconfirmed") { $0["txid"] == .string(spend) }
-                    proxy.afterNext(Self.receive, details: "tokens") { _ = try await simnet.mine() }
-                    let step = try await eventuallyValue(timeout: .seconds(60), "the spend's confirmed wallet step") {
-                        try AgreeTests.events(store, "wallet.balance.changed").first {
-                            $0["data"]?["txid"] == .string(spend) && $0["data"]?["state"] == .string("confirmed")
-                        }
-                    }
-                    #expect(proxy.fired)
-                    let truths = await simnet.addresses().filter { [Self.receive, Self.change].contains($0.address) }
-                    let balance = truths.reduce(Int64(0)) { $0 + $1.confirmedBalanceSat }
-                    #expect(step["data"]?["balanceSat"] == .number("\(balance)"))
+                    try await body(simnet, proxy, store)
                 }
             }
         }
