@@ -78,6 +78,10 @@ let package = Package(
         // JSON that keeps numbers as their text (amounts are never read through Double), its parser and ISO 8601 times.
         library("WatcherJSON", []),
         library("WatcherCore", ["WatcherJSON", .logging, .httpTypes]),
+        // Every pure decision of the engine (docs/architecture.md, "Where a change goes"): chain sync and reorgs, the
+        // address, wallet, tx and price reducers, the gap window, agreement, round scheduling, event building. It
+        // does no I/O and depends on nothing that does: its tests build and run without liblmdb, ZMQ or NIO.
+        library("WatcherRules", ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .crypto]),
         // config → registry → plan: loading watcher.json, the plugin registry and catalog, the job and budget plan.
         library("WatcherConfiguration", ["WatcherJSON", "WatcherCore", "WatcherBitcoin", .crypto]),
         // Metrics, /proc stats and the provider health board, read by the runtime (scheduler, engine, delivery).
@@ -125,6 +129,7 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherBitcoin",
                 "WatcherCore",
+                "WatcherRules",
                 "WatcherConfiguration",
                 "WatcherObservability",
                 "WatcherScheduler",
@@ -272,13 +277,16 @@ let package = Package(
         executable("watcher-wallet-bench", ["WatcherBitcoin"], path: "Benchmarks/WalletBenchmark"),
         executable(
             "watcher-wallet-scan-bench",
-            ["WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherStorage"],
+            [
+                "WatcherBitcoin", "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherRules",
+                "WatcherStorage",
+            ],
             path: "Benchmarks/WalletScanBenchmark"
         ),
         // A bitcoind block scan's local work: a raw block parsed and matched against followed addresses.
         executable(
             "watcher-rawblock-bench",
-            ["WatcherBitcoin", "WatcherCore", "WatcherEngine", "WatcherSimnet"],
+            ["WatcherBitcoin", "WatcherCore", "WatcherRules", "WatcherSimnet"],
             path: "Benchmarks/RawBlockBenchmark"
         ),
         // What the delivery benchmarks share: the event they append and a scratch directory.
@@ -388,16 +396,19 @@ let package = Package(
             [
                 "WatcherJSON",
                 "WatcherCore", "WatcherDelivery", "WatcherEngine", "WatcherEventLog", "WatcherObservability",
-                "WatcherPostgres", "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport",
-                "WatcherTesting", "watcher", .logging, .metricsTestKit, .postgresNIO, .serviceLifecycle,
+                "WatcherPostgres", "WatcherRules", "WatcherSimnet", "WatcherSinks", "WatcherStorage",
+                "WatcherTestSupport", "WatcherTesting", "watcher", .logging, .metricsTestKit, .postgresNIO,
+                .serviceLifecycle,
             ]
         ),
+        // The rules on values alone: no store, no network, no simnet (they build and run first, and fast).
+        tests("WatcherRulesTests", ["WatcherJSON", "WatcherBitcoin", "WatcherCore", "WatcherRules"]),
         tests(
             "WatcherEngineTests",
             [
                 "WatcherJSON",
-                "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherSimnet", "WatcherStorage",
-                "WatcherTesting",
+                "WatcherConfiguration", "WatcherCore", "WatcherEngine", "WatcherRules", "WatcherSimnet",
+                "WatcherStorage", "WatcherTesting",
             ]
         ),
         tests(
@@ -463,7 +474,8 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherBitcoin",
                 "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
-                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherScheduler", "WatcherSimnet", "WatcherSinks",
+                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherRules", "WatcherScheduler", "WatcherSimnet",
+                "WatcherSinks",
                 "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher", .asyncHTTPClient, .httpTypes,
                 .hummingbird, .hummingbirdWSClient, .logging, .nioCore, .nioHTTP1, .nioWebSocket, .serviceLifecycle,
             ]

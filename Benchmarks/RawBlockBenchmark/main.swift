@@ -1,7 +1,7 @@
 import Foundation
 import WatcherBitcoin
 import WatcherCore
-import WatcherEngine
+import WatcherRules
 import WatcherSimnet
 
 // A bitcoind block scan's local work, per block: parse a raw block as `getblock <hash> 0` returns it (hex), build

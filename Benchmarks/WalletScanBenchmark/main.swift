@@ -3,6 +3,7 @@ import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherRules
 import WatcherStorage
 
 #if canImport(Glibc)

@@ -5,6 +5,7 @@ import Synchronization
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

@@ -3,6 +3,7 @@ import Logging
 import WatcherCore
 import WatcherEventLog
 import WatcherObservability
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

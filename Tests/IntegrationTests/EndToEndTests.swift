@@ -7,6 +7,7 @@ import WatcherCore
 import WatcherEngine
 import WatcherJSON
 import WatcherPlugins
+import WatcherRules
 import WatcherSimnet
 import WatcherStorage
 import WatcherTesting

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherEngine
+import WatcherRules
 import WatcherSimnet
 import WatcherStorage
 import WatcherTesting

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WatcherEngine
+@testable import WatcherRules
 
 /// ``AgreementMemory``: what a redone or next round may reuse instead of asking again.
 struct AgreementMemoryTests {

@@ -4,6 +4,7 @@ import WatcherCore
 import WatcherJSON
 
 @testable import WatcherEngine
+@testable import WatcherRules
 @testable import WatcherSimnet
 
 /// ``Agreement``: examples, then a property test with the simnet's ``ChainModel`` as the oracle: two honest

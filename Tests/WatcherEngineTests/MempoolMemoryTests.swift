@@ -3,6 +3,7 @@ import Testing
 import WatcherCore
 
 @testable import WatcherEngine
+@testable import WatcherRules
 
 /// The mempool job's memory and its `address.tx.replaced`, on values alone.
 struct MempoolMemoryTests {

@@ -5,6 +5,7 @@ import WatcherJSON
 import WatcherStorage
 
 @testable import WatcherEngine
+@testable import WatcherRules
 @testable import WatcherSimnet
 
 /// Random histories of payments, blocks, reorgs and mempool drops, with the simnet's ``ChainModel`` as the

@@ -3,6 +3,7 @@ import Testing
 import WatcherCore
 
 @testable import WatcherEngine
+@testable import WatcherRules
 @testable import WatcherSimnet
 
 /// ``TipAgreement``: examples, then a property test with the simnet's ``ChainModel`` as the oracle: two honest

@@ -3,6 +3,7 @@ import PostgresNIO
 import Testing
 import WatcherCore
 import WatcherEngine
+import WatcherRules
 import WatcherSimnet
 import WatcherStorage
 import WatcherTesting

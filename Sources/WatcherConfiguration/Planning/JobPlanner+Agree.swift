@@ -1,3 +1,5 @@
+import WatcherCore
+
 /// What `agree` adds to a watch's job, for `watcher check`.
 extension JobPlanner {
     /// `; agree 2 of bb1, bb2, bb3: …` for a watch with `agree` above 1, else empty. Each confirmed payment is

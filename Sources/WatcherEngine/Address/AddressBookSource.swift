@@ -1,6 +1,7 @@
 import Synchronization
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// The address book of one chain, built once from the config and merged again only when the CLI's accounts

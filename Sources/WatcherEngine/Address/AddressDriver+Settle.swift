@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherRules
 
 /// The address changed between every summary and the history read after it: nothing consistent to commit this round.
 struct AddressKeptChanging: Error, CustomStringConvertible {

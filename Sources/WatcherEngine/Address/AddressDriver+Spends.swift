@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherRules
 
 /// Who spends the outputs of followed transactions that vanished
 /// (``AddressReducer/spendQuestions(_:history:lookups:tipHeight:context:)``): one request per parent transaction (Blockbook's

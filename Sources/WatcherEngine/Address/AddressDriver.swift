@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

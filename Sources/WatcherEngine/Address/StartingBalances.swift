@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// The starting balances of a scanned watch on a node (a provider with ``ChainCapabilities/utxoScan`` and no

@@ -1,6 +1,7 @@
 import Foundation
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// The one write transaction of a chain round: the new chain memory and block events, then every followed

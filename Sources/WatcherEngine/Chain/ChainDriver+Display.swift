@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

@@ -1,5 +1,6 @@
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// One batch of mempool transactions matched, as the scanned-block commit takes them.

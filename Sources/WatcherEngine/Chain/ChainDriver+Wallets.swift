@@ -1,6 +1,7 @@
 import WatcherBitcoin
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// Block scanning for wallets: every output, and every input by its prevout's script, looked up in the script

@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// Loading and saving a ``ChainMemory``: the tip in `tips`, headers in `headers`, hashes in `meta`'s ancestry keys.

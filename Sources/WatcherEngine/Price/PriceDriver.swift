@@ -1,5 +1,6 @@
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 
@@ -26,6 +27,7 @@ struct PriceDriver: Sendable {
             return try await provider.quotes(for: wanted)
         }
         let watch = self.watch
+        let rule = Self.rule(watch)
         let now = context.events.now()
         try await context.commit { txn in
             var state = try txn.watchState(PriceWatchState.self, watch: watch.id) ?? PriceWatchState()
@@ -33,7 +35,7 @@ struct PriceDriver: Sendable {
             for quote in quotes {
                 try txn.putPrice(quote)
                 guard watch.currencies.contains(quote.currency) else { continue }
-                let (next, emitted) = PriceReducer.reduce(state, quote: quote, watch: watch, now: now)
+                let (next, emitted) = PriceReducer.reduce(state, quote: quote, watch: rule, now: now)
                 state = next
                 events += emitted
             }
@@ -48,5 +50,17 @@ struct PriceDriver: Sendable {
                 operation: "a quote in \(missing.joined(separator: ", "))"
             )
         }
+    }
+
+    /// What the rules read of a price watch.
+    static func rule(_ watch: WatchConfig) -> PriceRule {
+        PriceRule(
+            id: watch.id,
+            above: watch.above,
+            below: watch.below,
+            changePercent: watch.changePercent,
+            window: watch.window,
+            emitUpdates: watch.emitUpdates
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import WatcherRules
 
 /// Confirmations already agreed, by txid and claimed block, for the life of a job: a round whose commit is dropped
 /// (a block arrived meanwhile) and redone does not ask the other providers again, so a confirmed payment costs at

@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 
 /// The I/O around ``TipAgreement``: every trusted provider's tip, its hash at the shared height where its tip is

@@ -1,5 +1,6 @@
 import Synchronization
 import WatcherConfiguration
+import WatcherRules
 
 /// A chain's ``TipTrust`` while the engine runs: remembers each provider's standing between rounds of the tip job,
 /// so a change is reported once.

@@ -1,6 +1,7 @@
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
+import WatcherRules
 import WatcherScheduler
 
 /// A `tx` watch's confirmation checked against the other providers (`agree` above 1).

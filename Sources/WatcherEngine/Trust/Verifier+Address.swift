@@ -1,5 +1,6 @@
 import WatcherCore
 import WatcherJSON
+import WatcherRules
 
 /// An address history checked against the other providers before the reducer sees it.
 struct VerifiedHistory: Sendable {

@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 
 /// The I/O around ``Agreement``: asks a watch's other providers, by txid, about a confirmation the provider in

@@ -1,5 +1,6 @@
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// The wallet side of one write transaction: the states of the wallets touched, their windows grown and indexed

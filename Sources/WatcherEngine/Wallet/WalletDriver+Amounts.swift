@@ -1,4 +1,5 @@
 import WatcherCore
+import WatcherRules
 
 extension WalletDriver {
     /// The whole effect on the wallet of each transaction this pass found that no address of the wallet held

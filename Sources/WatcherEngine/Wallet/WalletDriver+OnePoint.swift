@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherRules
 
 /// A `poll` wallet's addresses are read one by one: a block that reaches the provider meanwhile splits them into
 /// those read before it and those read after it, which do not add up.

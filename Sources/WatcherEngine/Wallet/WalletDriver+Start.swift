@@ -1,5 +1,6 @@
 import Logging
 import WatcherCore
+import WatcherRules
 import WatcherStorage
 
 /// The starting balances of a scanned wallet on a node (``ChainCapabilities/utxoScan``, no address index): the

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WatcherBitcoin
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import WatcherCore
+import WatcherRules
 import WatcherScheduler
 import WatcherStorage
 

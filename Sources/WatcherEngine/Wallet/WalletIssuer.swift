@@ -1,6 +1,7 @@
 import Foundation
 import WatcherCore
 import WatcherJSON
+import WatcherRules
 import WatcherStorage
 
 /// Hands out a wallet's next receive address (`watcher wallets next`, `POST /api/wallets/{id}/next`): the lowest

@@ -4,6 +4,7 @@ import WatcherStorage
 import WatcherTesting
 
 @testable import WatcherEngine
+@testable import WatcherRules
 @testable import WatcherSimnet
 
 /// The reducers driven as the engine drives them, fed what a provider would answer about a simnet ``ChainModel``:

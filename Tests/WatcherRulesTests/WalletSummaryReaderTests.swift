@@ -1,20 +1,19 @@
 import Foundation
 import Testing
 import WatcherBitcoin
-import WatcherConfiguration
 import WatcherCore
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// A provider's wallet summary read on values: tokens' paths re-derived, the transactions matched by script with
 /// the window grown and the page matched again, one observation per address touched, and the provider's window.
 struct WalletSummaryReaderTests {
     /// BIP84's account (shared/fixtures/wallets/merchant_descriptors_computed.json), gap 3.
-    static let wallet: WalletBook.Wallet = {
+    static let wallet: FollowedWallet = {
         let text =
             "wpkh([73c5da0a/84h/0h/0h]xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V/<0;1>/*)#qf45pmyh"
         do {
-            return WalletBook.Wallet(
+            return FollowedWallet(
                 id: "shop",
                 descriptor: try WalletDescriptor(parsing: text, network: .mainnet),
                 gap: 3,

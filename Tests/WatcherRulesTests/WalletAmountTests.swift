@@ -3,7 +3,7 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// A wallet transaction's amount is its effect on the whole wallet, whichever of its addresses one commit read.
 struct WalletAmountTests {

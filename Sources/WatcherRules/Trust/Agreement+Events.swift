@@ -46,7 +46,7 @@ extension Agreement {
     }
 
     /// The block a claim names, for the fact: its hash, or its height.
-    static func key(_ answer: Answer) -> String {
+    package static func key(_ answer: Answer) -> String {
         guard case .block(let height, let hash, _) = answer else { return "none" }
         return hash ?? "h\(height)"
     }
@@ -90,7 +90,7 @@ extension Agreement {
 
 extension NewEvent {
     /// The event with `members` appended to its `data` (same id: the fact does not change).
-    func addingData(_ members: [JSONValue.Member]) -> NewEvent {
+    package func addingData(_ members: [JSONValue.Member]) -> NewEvent {
         guard !members.isEmpty, case .object(var envelope)? = try? JSONValue.parse(body) else { return self }
         for index in envelope.indices where envelope[index].key == "data" {
             if case .object(let data) = envelope[index].value {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// ``RoundSchedule``: rounds `every` apart, never a burst after a late one, and a failed round retried after 2 s,
 /// doubling, never later than `every`.

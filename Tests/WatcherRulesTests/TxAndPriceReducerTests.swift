@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// The `tx` and `price` rules, and the event basics every reducer relies on.
 struct TxAndPriceReducerTests {
@@ -63,12 +62,7 @@ struct TxAndPriceReducerTests {
     }
 
     @Test func priceCrossingsOncePerCrossingAndChangeWindow() {
-        var watch = WatchConfig(id: "px", kind: .price, chain: "", providers: ["cb"], every: .seconds(60))
-        watch.currencies = ["USD"]
-        watch.above = [100_000]
-        watch.below = [50_000]
-        watch.changePercent = 5
-        watch.window = .seconds(3600)
+        let watch = PriceRule(id: "px", above: [100_000], below: [50_000], changePercent: 5, window: .seconds(3600))
         var state = PriceWatchState()
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         var types: [[String]] = []

@@ -30,7 +30,7 @@ public enum WalletSummaryReader {
     /// The refs of the used addresses a summary lists, each path re-derived: a token whose path does not give its
     /// address means the provider derives another script or key (a zpub read as an xpub), so nothing of the page
     /// can be trusted.
-    public static func refs(_ summary: WalletSummary, wallet: WalletBook.Wallet, provider: String) throws
+    public static func refs(_ summary: WalletSummary, wallet: FollowedWallet, provider: String) throws
         -> [String: WalletAddressRef]
     {
         var refs: [String: WalletAddressRef] = [:]
@@ -65,7 +65,7 @@ public enum WalletSummaryReader {
     ///     not mention them (a complete page without it means it left the mempool).
     public static func read(
         _ pages: [WalletSummary],
-        wallet: WalletBook.Wallet,
+        wallet: FollowedWallet,
         state: WalletState,
         provider: String,
         complete: Bool,

@@ -9,6 +9,12 @@ extension AddressReducer {
         public var txid: String
         /// Net effect on the address in satoshi.
         public var deltaSat: Int64
+
+        /// Creates one.
+        package init(txid: String, deltaSat: Int64) {
+            self.txid = txid
+            self.deltaSat = deltaSat
+        }
     }
 
     /// Applies the transactions of the main-chain block `block` that touch the address. A transaction already

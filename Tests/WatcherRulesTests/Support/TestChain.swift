@@ -2,7 +2,7 @@ import Foundation
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// A provider's chain for the reducers' unit tests: headers by height with branch-tagged hashes, so a reorg is
 /// one call. Values only; no I/O.

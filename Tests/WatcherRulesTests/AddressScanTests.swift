@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherJSON
-import WatcherStorage
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// Block scanning, on values alone.
 struct AddressScanTests {
-    let entry = AddressBook.Entry(address: "bc1qaddr", thresholds: [1, 3], watch: "shop")
+    let entry = FollowedAddress(address: "bc1qaddr", thresholds: [1, 3], watch: "shop")
     var context: AddressReducer.Context {
         AddressReducer.Context(chain: "btc", entry: entry, now: Date(timeIntervalSince1970: 1_800_000_000))
     }

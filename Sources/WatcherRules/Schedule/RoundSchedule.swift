@@ -3,25 +3,25 @@
 /// twice as long after each further failure, never later than `every`, so a job with a long interval (an hourly
 /// `address` watch left to a push) is not blind for an hour after one transient failure. Each retry still goes
 /// through the scheduler, whose rate limits and breaker decide when a request really leaves.
-struct RoundSchedule: Sendable, Equatable {
+package struct RoundSchedule: Sendable, Equatable {
     /// The first retry's delay after a failed round.
-    static let firstRetry: Duration = .seconds(2)
+    package static let firstRetry: Duration = .seconds(2)
 
     /// The job's interval.
-    let every: Duration
+    package let every: Duration
     /// When the next round starts.
-    private(set) var next: Duration
+    package private(set) var next: Duration
     /// Failed rounds in a row.
-    private(set) var failures = 0
+    package private(set) var failures = 0
 
     /// A schedule whose first round starts at `start`.
-    init(every: Duration, start: Duration) {
+    package init(every: Duration, start: Duration) {
         self.every = every
         self.next = start
     }
 
     /// A round ended at `now`, `failed` or not.
-    mutating func finished(failed: Bool, now: Duration) {
+    package mutating func finished(failed: Bool, now: Duration) {
         next += every
         if next < now { next = now }
         guard failed else {
@@ -34,5 +34,5 @@ struct RoundSchedule: Sendable, Equatable {
     }
 
     /// A wake-up (a new tip) started a round at `now`: the schedule starts anew from it.
-    mutating func woken(now: Duration) { next = now }
+    package mutating func woken(now: Duration) { next = now }
 }

@@ -3,7 +3,7 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// The wallet's balances and `wallet.balance.changed`, on values alone.
 struct WalletLedgerTests {

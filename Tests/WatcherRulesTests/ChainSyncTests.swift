@@ -3,7 +3,7 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// The fork walk and the chain reducer, on values alone.
 struct ChainSyncTests {

@@ -3,12 +3,12 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// `address.tx.replaced` names its replacer and its reason from the outputs the vanished transaction spent: a rival
 /// in the same history, else the providers' answers about those outputs.
 struct ReplacementReducerTests {
-    let entry = AddressBook.Entry(address: "bc1qaddr", label: nil, thresholds: [1, 3], watch: "w")
+    let entry = FollowedAddress(address: "bc1qaddr", label: nil, thresholds: [1, 3], watch: "w")
     var context: AddressReducer.Context {
         AddressReducer.Context(chain: "btc", entry: entry, now: Date(timeIntervalSince1970: 1_800_000_000))
     }

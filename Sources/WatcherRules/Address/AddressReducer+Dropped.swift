@@ -5,7 +5,7 @@ extension AddressReducer {
     /// Forgets the unconfirmed `txid` of the address and announces it gone (`address.tx.replaced`, and its balance
     /// step), with the reason and replacement the providers' answers about the outputs it spent (`spends`) tell.
     /// A transaction unknown, or known in a block, changes nothing.
-    static func dropped(
+    package static func dropped(
         _ state: AddressState,
         txid: String,
         spends: [TxOutpoint: OutputSpend] = [:],

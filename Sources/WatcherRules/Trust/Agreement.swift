@@ -48,7 +48,7 @@ public enum Agreement {
 
     /// Whether two block answers name the same block: the same hash where both give one (else the same height),
     /// and the same effect where both tell it.
-    static func same(_ lhs: Answer, _ rhs: Answer) -> Bool {
+    package static func same(_ lhs: Answer, _ rhs: Answer) -> Bool {
         guard case .block(let h1, let hash1, let d1) = lhs, case .block(let h2, let hash2, let d2) = rhs else {
             return false
         }

@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherJSON
-import WatcherStorage
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// The address rules, on values alone: payments, baselines, pages, drops, restarts and reorgs.
 struct AddressReducerTests {
-    let entry = AddressBook.Entry(address: "bc1qaddr", label: "Savings", thresholds: [1, 3, 6], watch: "savings")
+    let entry = FollowedAddress(address: "bc1qaddr", label: "Savings", thresholds: [1, 3, 6], watch: "savings")
     var context: AddressReducer.Context {
         AddressReducer.Context(
             chain: "btc",

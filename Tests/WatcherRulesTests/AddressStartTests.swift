@@ -3,7 +3,7 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// `AddressReducer.started`: a node's starting balance is a silent baseline that later confirmed steps count from.
 struct AddressStartTests {
@@ -13,7 +13,7 @@ struct AddressStartTests {
     static func context() -> AddressReducer.Context {
         AddressReducer.Context(
             chain: "btc",
-            entry: AddressBook.Entry(address: address, watch: "shop"),
+            entry: FollowedAddress(address: address, watch: "shop"),
             now: now
         )
     }

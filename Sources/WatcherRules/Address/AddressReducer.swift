@@ -16,7 +16,7 @@ public enum AddressReducer {
         /// The chain.
         public var chain: String
         /// The followed address with its label, thresholds and watch.
-        public var entry: AddressBook.Entry
+        public var entry: FollowedAddress
         /// Latest prices, for fiat values.
         public var prices: [PriceQuote]
         /// Main-chain block hashes by height (the chain memory), for providers that give heights only.
@@ -27,7 +27,7 @@ public enum AddressReducer {
         /// Creates a context.
         public init(
             chain: String,
-            entry: AddressBook.Entry,
+            entry: FollowedAddress,
             prices: [PriceQuote] = [],
             blockHashes: [Int: String] = [:],
             now: Date

@@ -1,15 +1,15 @@
 import Testing
 import WatcherCore
-import WatcherStorage
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// The gap window and block matching, on values alone, with a simple model of which indices are used as the
 /// oracle.
 struct WalletWindowTests {
     /// A fake script per address: what matching compares (the real derivation is tested in WatcherBitcoinTests).
     static func script(_ ref: WalletAddressRef) -> [UInt8] {
-        Array(ref.wallet.utf8) + [0xff, ref.branch.number] + UInt32(ref.index).bigEndianBytes
+        Array(ref.wallet.utf8) + [0xff, ref.branch.number]
+            + withUnsafeBytes(of: UInt32(ref.index).bigEndian, Array.init)
     }
 
     /// The script index holding every derived script of `wallets`.

@@ -3,7 +3,7 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// `wallet.balance.changed` as a fact of the chain: two instances that look at a wallet at different moments
 /// announce the same steps, with the same ids and the same data, and the steps add up to the balance.
@@ -21,7 +21,7 @@ struct WalletStepTests {
         mutating func pass(tip: Int, _ histories: [String: [AddressTx]]) {
             var change = WalletLedger.Change()
             for (index, address) in WalletStepTests.addresses.enumerated() {
-                var entry = AddressBook.Entry(address: address, watch: "shop")
+                var entry = FollowedAddress(address: address, watch: "shop")
                 entry.wallet = WalletAddressRef(wallet: "shop", branch: .receive, index: index)
                 let context = AddressReducer.Context(chain: "btc", entry: entry, now: WalletStepTests.now)
                 let history = histories[address] ?? []

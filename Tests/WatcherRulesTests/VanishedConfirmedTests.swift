@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WatcherCore
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// A confirmed transaction that a complete history no longer lists (its block replaced by a reorg the chain walk
 /// could not place below it): reverted, and replaced when the provider does not know it, but only on proof that
@@ -10,7 +10,7 @@ import WatcherCore
 struct VanishedConfirmedTests {
     let context = AddressReducer.Context(
         chain: "btc",
-        entry: AddressBook.Entry(address: "bc1qaddr", thresholds: [1], watch: "w", reorgSafety: 6),
+        entry: FollowedAddress(address: "bc1qaddr", thresholds: [1], watch: "w", reorgSafety: 6),
         now: Date(timeIntervalSince1970: 1_800_000_000)
     )
 

@@ -1,5 +1,4 @@
 import Foundation
-import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
 
@@ -28,7 +27,7 @@ public struct PriceWatchState: Codable, Sendable, Equatable {
 /// The pure price rules: threshold crossings (once per crossing until it crosses back) and percentage moves.
 public enum PriceReducer {
     /// Applies one quote of one of the watch's currencies.
-    public static func reduce(_ state: PriceWatchState, quote: PriceQuote, watch: WatchConfig, now: Date)
+    public static func reduce(_ state: PriceWatchState, quote: PriceQuote, watch: PriceRule, now: Date)
         -> (PriceWatchState, [NewEvent])
     {
         var state = state
@@ -39,7 +38,7 @@ public enum PriceReducer {
     static func evaluate(
         _ state: inout PriceWatchState,
         quote: PriceQuote,
-        watch: WatchConfig,
+        watch: PriceRule,
         builder: EventBuilder
     ) -> [NewEvent] {
         var events: [NewEvent] = []

@@ -3,11 +3,11 @@ import Testing
 import WatcherCore
 import WatcherJSON
 
-@testable import WatcherEngine
+@testable import WatcherRules
 
 /// `address.balance.changed` as facts of the chain: one per transaction step, the same whoever observes it.
 struct BalanceStepTests {
-    let entry = AddressBook.Entry(address: "bc1qaddr", label: "Shop", thresholds: [1], watch: "shop")
+    let entry = FollowedAddress(address: "bc1qaddr", label: "Shop", thresholds: [1], watch: "shop")
     var context: AddressReducer.Context {
         AddressReducer.Context(chain: "btc", entry: entry, now: Date(timeIntervalSince1970: 1_800_000_000))
     }
