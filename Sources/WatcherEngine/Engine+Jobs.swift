@@ -19,21 +19,9 @@ extension Engine {
     /// The body of the loop beside a chain job that fills the recent blocks shown (`watcher blocks`, the Blocks
     /// tab) from spare budget; `nil` for other jobs.
     func displayRunner(for job: JobPlan.Job) -> (@Sendable () async throws -> Void)? {
-        guard case .chain(let chain, let watch, _, _, let headerProviders, _) = job.work, !headerProviders.isEmpty
+        guard case .chain(let chain, _, _, _, let headerProviders, _) = job.work, !headerProviders.isEmpty
         else { return nil }
-        let driver = ChainDriver(
-            chain: chain,
-            watch: watch,
-            providers: job.providers,
-            headerProviders: headerProviders,
-            context: context,
-            maxBackfill: 0,
-            announce: false,
-            book: { AddressBook() },
-            txWatches: [],
-            scan: nil
-        )
-        return { try await driver.fillDisplayedBlocks() }
+        return DisplayJob(chain: chain, headerProviders: headerProviders, context: context).round
     }
 
     /// The body of `job`.
@@ -58,8 +46,9 @@ extension Engine {
             driver.wakeup = wakeups[chain]
             driver.wallets = wallets[chain] ?? WalletBook()
             let chainProviders = context.chainProviders
-            driver.trust = TipTrust(chain: chain, watches: config.watches) { chainProviders[$0] != nil }
-                .map(ChainTrust.init)
+            if let trust = TipTrust(chain: chain, watches: config.watches, servesChain: { chainProviders[$0] != nil }) {
+                driver.tips = .agreed(AgreedTip(chain: chain, trust: ChainTrust(trust), context: context))
+            }
             let configured = driver
             let whileFollowing = job.whileFollowing
             let push = pushStates[chain]

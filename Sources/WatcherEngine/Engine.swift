@@ -124,7 +124,7 @@ public struct Engine: Service {
                     group.addTask { try await loop(job.name, every: job.every, wake: wake, body) }
                     if let display = displayRunner(for: job) {
                         group.addTask {
-                            try await loop("\(job.name) display", every: ChainDriver.displayEvery, display)
+                            try await loop("\(job.name) display", every: DisplayJob.displayEvery, display)
                         }
                     }
                     if let mempool = mempoolRunner(for: job) {

@@ -4,11 +4,30 @@ import WatcherCore
 import WatcherRules
 import WatcherStorage
 
-/// Block scanning for wallets: every output, and every input by its prevout's script, looked up in the script
-/// index (one lookup each, whatever the number of wallets), the windows grown and the block matched again until
-/// nothing new matches.
-extension ChainDriver {
+/// What a scanned chain matches its blocks and mempool transactions against: the followed addresses of the scanned
+/// watches and the scanned wallets' script index. The tip job (``ChainDriver``) and the mempool job
+/// (``MempoolJob``) both read it.
+///
+/// Wallets: every output, and every input by its prevout's script, looked up in the script index (one lookup each,
+/// whatever the number of wallets), the windows grown and the batch matched again until nothing new matches.
+struct ScanTargets: Sendable {
     typealias WalletScan = WalletBlockMatch.Scan
+
+    let chain: String
+    let context: EngineContext
+    /// The followed addresses, read at each round.
+    let book: @Sendable () throws -> AddressBook
+    /// The chain's `wallet` watches.
+    let wallets: WalletBook
+    /// Block scanning, when some `address` or `wallet` watches (or the CLI's accounts) are scanned.
+    let scan: JobPlan.Scan?
+
+    /// The followed addresses of the scanned watches (`accounts` stands for the CLI's accounts).
+    func scannedAddresses() throws -> Set<String> {
+        guard let scan else { return [] }
+        let watches = Set(scan.watches)
+        return Set(try book().entries.values.filter { watches.contains($0.watch) }.map(\.address))
+    }
 
     /// The wallets this chain job scans (strategy `scan`) that have a state, as matching takes them; `nil` when none.
     func walletScan() throws -> WalletScan? {
@@ -25,7 +44,7 @@ extension ChainDriver {
         return matching.isEmpty ? nil : WalletScan(wallets: matching)
     }
 
-    /// Matches one block's transactions against the wallets, carrying the grown windows to the next block.
+    /// Matches one batch's transactions against the wallets, carrying the grown windows to the next batch.
     func matchWallets(_ txs: [WalletMatcher.Tx], _ walletScan: inout WalletScan) throws -> [WalletMatcher.Match] {
         try WalletBlockMatch.match(txs, &walletScan, chain: chain, store: context.store, book: wallets)
     }

@@ -13,7 +13,14 @@ import WatcherStorage
 /// budget nobody is using (the first header provider idle with its bucket three quarters full: on a public
 /// Blockbook's 20 a minute they come in between the real work), each checked against the hash the header above
 /// names, and stored without an event. The tip job never waits for them.
-extension ChainDriver {
+struct DisplayJob: Sendable {
+    let chain: String
+    /// The chain job's providers that serve headers.
+    let headerProviders: [String]
+    let context: EngineContext
+    /// Where the recent blocks shown stop (the provider's first block), and the tip last found complete.
+    let displayFloor = DisplayFloor()
+
     /// Blocks shown from the first minute (at most `storage.keepHeaders`).
     static let displayedBlocks = 20
     /// Most headers fetched for display in one round of the display loop.
@@ -21,7 +28,7 @@ extension ChainDriver {
     /// How often the display loop looks for spare budget (a store read of the tip when nothing is missing).
     static let displayEvery: Duration = .seconds(1)
 
-    func fillDisplayedBlocks() async throws {
+    func round() async throws {
         guard !headerProviders.isEmpty else { return }
         let chain = self.chain
         let count = min(Self.displayedBlocks, context.keepHeaders)

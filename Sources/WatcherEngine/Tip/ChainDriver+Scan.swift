@@ -15,17 +15,14 @@ extension ChainDriver {
         var wallet: [WalletMatcher.Match] = []
     }
 
-    /// The followed addresses of the scanned watches (`accounts` stands for the CLI's accounts).
-    func scannedAddresses() throws -> Set<String> {
-        guard let scan else { return [] }
-        let watches = Set(scan.watches)
-        return Set(try book().entries.values.filter { watches.contains($0.watch) }.map(\.address))
-    }
-
     /// Reads every new block of `outcome` once (all its pages) and matches it against the scanned addresses, and
     /// against the scanned wallets' script index.
-    func scanBlocks(_ outcome: ChainSync.Outcome, followed: Set<String>, wallets walletScan: WalletScan? = nil)
-        async throws -> (blocks: [ScannedBlock], wallets: WalletScan?)
+    func scanBlocks(
+        _ outcome: ChainSync.Outcome,
+        followed: Set<String>,
+        wallets walletScan: ScanTargets.WalletScan? = nil
+    )
+        async throws -> (blocks: [ScannedBlock], wallets: ScanTargets.WalletScan?)
     {
         var walletScan = walletScan
         guard let scan, !outcome.headers.isEmpty, !followed.isEmpty || walletScan != nil else { return ([], nil) }
@@ -58,7 +55,7 @@ extension ChainDriver {
             } while page <= pages
             var block = ScannedBlock(block: header.ref, matches: matches)
             if var current = walletScan {
-                block.wallet = try matchWallets(walletTxs, &current)
+                block.wallet = try targets.matchWallets(walletTxs, &current)
                 walletScan = current
             }
             result.append(block)

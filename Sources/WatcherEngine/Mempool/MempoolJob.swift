@@ -9,33 +9,46 @@ import WatcherStorage
 /// addresses and the wallets' script index in memory, as a block is matched, so the requests never grow with the
 /// followed addresses or wallets. A push (ZMQ `sequence` `A`) names a new transaction: that round reads it alone,
 /// and the whole list still once per interval (the push is a hint; the list is the truth).
-extension ChainDriver {
+struct MempoolJob: Sendable {
+    let chain: String
+    /// The chain job's providers (those that can tell who spends an output name a gone transaction's replacement).
+    let providers: [String]
+    let context: EngineContext
+    /// What the mempool's transactions are matched against, as a block's are.
+    let targets: ScanTargets
+    /// The txids read, in memory.
+    let memory: MempoolMemory
+    /// The push connection's state, when the chain has one: the txids it named.
+    let push: PushState?
+    /// How often the whole list is read.
+    let every: Duration
+
     /// The scanning providers that read the mempool.
     var mempoolProviders: [String] {
-        context.providers(scan?.providers ?? [], serving: .mempool)
+        context.providers(targets.scan?.providers ?? [], serving: .mempool)
     }
 
     /// One round: the whole list when due (or when the push asks), else the pushed txids.
-    func pollMempool(_ memory: MempoolMemory, push: PushState?, every: Duration) async throws {
+    func round() async throws {
         let providers = mempoolProviders
         guard !providers.isEmpty else { return }
         let pushed = push?.takeMempool() ?? (txids: [], reconcile: false)
         let now = context.time.elapsed
-        let followed = try scannedAddresses()
-        let walletScan = try self.walletScan()
+        let followed = try targets.scannedAddresses()
+        let walletScan = try targets.walletScan()
         guard !followed.isEmpty || walletScan != nil else { return }
         if pushed.reconcile || memory.fullDue(now: now, every: every) || pushed.txids.isEmpty {
             let txids = try await context.ask(providers, .tip) { try await $0.mempoolTxids() }
             let known = memory.known
             let fresh = txids.filter { !known.contains($0) }
-            try await readMempool(fresh, memory, providers: providers, followed: followed, wallets: walletScan)
+            try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan)
             memory.replace(current: Set(txids), at: now)
-            try await dropGone(current: Set(txids), memory: memory, followed: followed)
+            try await dropGone(current: Set(txids), followed: followed)
         } else {
             let known = memory.known
             var seen = Set<String>()
             let fresh = pushed.txids.filter { !known.contains($0) && seen.insert($0).inserted }
-            try await readMempool(fresh, memory, providers: providers, followed: followed, wallets: walletScan)
+            try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan)
         }
     }
 
@@ -44,10 +57,9 @@ extension ChainDriver {
     /// refreshes, so the block scan goes first.
     private func readMempool(
         _ txids: [String],
-        _ memory: MempoolMemory,
         providers: [String],
         followed: Set<String>,
-        wallets walletScan: WalletScan?
+        wallets walletScan: ScanTargets.WalletScan?
     ) async throws {
         var walletScan = walletScan
         let batch = providers.compactMap { context.chainProviders[$0]?.mempoolBatch }.min() ?? 50
@@ -72,7 +84,7 @@ extension ChainDriver {
                 facts: Dictionary(read.map { ($0.transaction.txid, $0.facts) }) { first, _ in first }
             )
             if var current = walletScan {
-                matched.wallet = try matchWallets(transactions.map(WalletBlockMatch.matchable), &current)
+                matched.wallet = try targets.matchWallets(transactions.map(WalletBlockMatch.matchable), &current)
                 walletScan = current
             }
             if !matched.isEmpty {

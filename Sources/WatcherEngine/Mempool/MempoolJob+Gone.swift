@@ -11,10 +11,10 @@ import WatcherStorage
 /// unconfirmed: the scan read the block(s) in between, and none confirmed it. The providers that can tell
 /// (``ChainCapabilities/spenders``) are asked who spends the outputs it spent, which names the replacement and
 /// the reason, as on the poll path.
-extension ChainDriver {
-    func dropGone(current: Set<String>, memory: MempoolMemory, followed: Set<String>) async throws {
+extension MempoolJob {
+    func dropGone(current: Set<String>, followed: Set<String>) async throws {
         let chain = self.chain
-        let walletIDs = Set(scan?.watches ?? []).intersection(wallets.wallets.keys)
+        let walletIDs = Set(targets.scan?.watches ?? []).intersection(targets.wallets.wallets.keys)
         let (tipHeight, byTxid, outpoints) = try context.store.read {
             txn -> (Int?, [String: [String]], [String: [TxOutpoint]]) in
             var byTxid: [String: [String]] = [:]
@@ -79,8 +79,8 @@ extension ChainDriver {
     /// One write transaction: each address's gone transactions forgotten and announced.
     private func commitGone(_ addresses: [String: [String]], spends: [TxOutpoint: OutputSpend]) async throws {
         let chain = self.chain
-        let book = try self.book()
-        let walletBook = self.wallets
+        let book = try targets.book()
+        let walletBook = targets.wallets
         let now = context.events.now()
         try await context.commit { txn in
             let prices = try txn.prices()

@@ -19,11 +19,11 @@ struct MempoolMatch: Sendable {
 /// transactions through ``AddressReducer/pushed(_:txid:deltaSat:facts:context:)`` (a transaction already known,
 /// from an earlier read or a block, changes nothing), wallets their `wallet.balance.changed`, windows grown as a
 /// block's match grows them.
-extension ChainDriver {
+extension MempoolJob {
     func commitMempool(_ matched: MempoolMatch, derived: [WalletAddressRef: [UInt8]]) async throws {
         let chain = self.chain
-        let book = try self.book()
-        let walletBook = self.wallets
+        let book = try targets.book()
+        let walletBook = targets.wallets
         let now = context.events.now()
         try await context.commit { txn in
             let prices = try txn.prices()

@@ -6,10 +6,14 @@ import WatcherScheduler
 
 /// The I/O around ``TipAgreement``: every trusted provider's tip, its hash at the shared height where its tip is
 /// above it, and the standings that changed handed to the scheduler (which sets a provider aside and reports it).
-extension ChainDriver {
+struct AgreedTip: Sendable {
+    let chain: String
+    let trust: ChainTrust
+    let context: EngineContext
+
     /// The tip `trust.agree` providers share, `nil` while they do not (the stored chain then stays where it is).
     /// Costs one tip request per provider per round, and one header request per provider above the shared height.
-    func agreedTip(_ trust: ChainTrust, memory: ChainMemory) async throws -> BlockRef? {
+    func read(memory: ChainMemory) async throws -> BlockRef? {
         let context = self.context
         let tips = await withTaskGroup(of: (Int, BlockRef?).self) { group in
             for (index, id) in trust.providers.enumerated() {

@@ -27,10 +27,11 @@ struct ChainDriver: Sendable {
     let scan: JobPlan.Scan?
     /// Rung after each new tip.
     var wakeup: BlockWakeup?
-    /// With `agree` above 1 on some watch: the tip is the one `agree` providers share.
-    var trust: ChainTrust?
-    /// Where the recent blocks shown at start stop (the provider's first block).
-    let displayFloor = DisplayFloor()
+    /// How the tip is read: one provider's word, or the tip `agree` providers share.
+    var tips = TipReader.first
+
+    /// What its blocks are matched against.
+    var targets: ScanTargets { ScanTargets(chain: chain, context: context, book: book, wallets: wallets, scan: scan) }
 
     /// Most extra headers fetched after a reorg to settle which followed transactions really moved.
     static let maxSettleFetches = 100
@@ -40,15 +41,9 @@ struct ChainDriver: Sendable {
     func poll() async throws {
         let chain = self.chain
         let memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
-        let tip: BlockRef
-        if let trust {
-            guard let agreed = try await agreedTip(trust, memory: memory) else { return }
-            tip = agreed
-        } else {
-            tip = try await context.tip(providers)
-        }
-        let followed = try scannedAddresses()
-        let walletScan = try self.walletScan()
+        guard let tip = try await tips.tip(providers, memory: memory, context: context) else { return }
+        let followed = try targets.scannedAddresses()
+        let walletScan = try targets.walletScan()
         // A scanned chain reads every new block, not only the announced ones: a payment can be in any of them.
         var sync = ChainSync(
             memory: memory,
