@@ -64,7 +64,7 @@ extension Engine {
         case .addresses(let chain, let watch, let strategy):
             let book = self.book(chain)
             var driver = AddressDriver(chain: chain, providers: job.providers, context: context)
-            driver.agree = config.watches.first { $0.id == watch }?.agree ?? 1
+            driver.reads = Reads(agree: config.watches.first { $0.id == watch }?.agree ?? 1)
             if strategy == .scan, !canFill(job.providers) {
                 // A node has no address index: payments come with the blocks; the starting balances come from its
                 // UTXO set once (where it can scan it), the history before the watch is unknown.
@@ -77,7 +77,7 @@ extension Engine {
                 driver.fillOnly = true
             }
             let configured = driver
-            guard driver.agree > 1, !driver.fillOnly else {
+            guard driver.reads.verifies, !driver.fillOnly else {
                 let pushed = strategy == .poll ? pushedRounds(chain) : nil
                 return {
                     if try pushed?.leftToPush() == true { return }
@@ -101,7 +101,7 @@ extension Engine {
                 providers: job.providers,
                 context: context
             )
-            driver.agree = config.watches.first { $0.id == watch }?.agree ?? 1
+            driver.reads = Reads(agree: config.watches.first { $0.id == watch }?.agree ?? 1)
             if strategy == .scan {
                 // Payments come with each scanned block; this job checks the history of new window addresses.
                 driver.checkOnly = true
@@ -110,7 +110,7 @@ extension Engine {
                 driver.prepareOnly = !canFill(job.providers)
             }
             if strategy == .xpub { return driver.xpubRound }
-            guard driver.agree > 1, strategy == .poll else { return driver.round }
+            guard driver.reads.verifies, strategy == .poll else { return driver.round }
             // With agree above 1, the next provider reads the window once per block too, as for an `address` watch.
             let configured = driver
             let second = SecondOpinion(chain: chain, watch: watch, context: context)

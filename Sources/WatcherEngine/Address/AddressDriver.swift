@@ -16,11 +16,8 @@ struct AddressDriver: Sendable {
     /// Only addresses whose balance is not known (never observed, or reset by a reorg): the fill of a scanned
     /// watch, whose payments come from the blocks.
     var fillOnly = false
-    /// Providers that must hold a confirmation in the same block before it is announced (`agree`; 1: the provider
-    /// in charge alone).
-    var agree = 1
-    /// Confirmations agreed in earlier rounds, so a redone round does not ask again.
-    var agreements = AgreementMemory()
+    /// How claimed confirmations are read: the provider in charge alone, or held by `agree` providers.
+    var reads = Reads.single
 
     /// Most vanished mempool transactions looked up one by one in a round; the rest wait for the next.
     static let maxLookups = 20
@@ -185,10 +182,7 @@ struct AddressDriver: Sendable {
             )
         }
         var trust: VerifiedHistory?
-        if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
-            let fetched = history
-        {
-            verifier.memory = agreements
+        if let verifier = reads.verifier(providers, context: context, priority: priority), let fetched = history {
             let verified = try await verifier.verify(
                 fetched,
                 lookups: lookups,

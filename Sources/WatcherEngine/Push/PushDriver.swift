@@ -206,7 +206,7 @@ struct PushDriver: Sendable {
         guard let trust = agreeing[entry.watch] else { return base }
         var driver = base
         driver.providers = [provider] + trust.providers.filter { $0 != provider }
-        driver.agree = trust.agree
+        driver.reads = Reads(agree: trust.agree)
         return driver
     }
 

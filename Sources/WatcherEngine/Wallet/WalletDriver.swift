@@ -25,10 +25,8 @@ struct WalletDriver: Sendable {
     /// `true`: the round only prepares the window (a scanned wallet on providers without an address index, whose
     /// window the scanned blocks grow).
     var prepareOnly = false
-    /// Providers that must hold a confirmation in the same block before it is announced (`agree`).
-    var agree = 1
-    /// Confirmations agreed in earlier rounds, so a redone round does not ask again.
-    var agreements = AgreementMemory()
+    /// How claimed confirmations are read: the provider in charge alone, or held by `agree` providers.
+    var reads = Reads.single
 
     /// Most passes a round makes (each grows the window by at least one address).
     static let maxPasses = 10_000
@@ -265,10 +263,8 @@ struct WalletDriver: Sendable {
                     )
                 }
                 var trust: VerifiedHistory?
-                if var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority),
-                    let fetched = history
+                if let verifier = reads.verifier(providers, context: context, priority: priority), let fetched = history
                 {
-                    verifier.memory = agreements
                     var stamped = reducerContext
                     stamped.now = context.events.now()
                     let verified = try await verifier.verify(

@@ -1,0 +1,31 @@
+import WatcherScheduler
+
+/// How a job reads the confirmations its providers claim: the word of the provider in charge, or held by `agree` of
+/// the watch's providers in the same block. A job is handed one and does not know which: with `agreed`, a
+/// ``Verifier`` stands in front of the providers, the way swift-log's multiplex handler stands in front of N
+/// handlers.
+enum Reads: Sendable {
+    /// The provider in charge alone.
+    case single
+    /// `agree` providers must hold a confirmation in one block, remembered across the job's rounds.
+    case agreed(Int, AgreementMemory)
+
+    /// `agreed` for `agree` above 1, else `single`.
+    init(agree: Int) {
+        self = agree > 1 ? .agreed(agree, AgreementMemory()) : .single
+    }
+
+    /// Whether confirmations are checked against other providers.
+    var verifies: Bool {
+        if case .agreed = self { true } else { false }
+    }
+
+    /// The verifier of one round over `providers`, `nil` when the provider in charge is taken at its word.
+    func verifier(_ providers: [String], context: EngineContext, priority: RequestPriority) -> Verifier? {
+        guard case .agreed(let agree, let memory) = self,
+            var verifier = Verifier(providers: providers, agree: agree, context: context, priority: priority)
+        else { return nil }
+        verifier.memory = memory
+        return verifier
+    }
+}
