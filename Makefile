@@ -62,7 +62,8 @@ run: deps
 
 # The suites of the serialized wall-clock phase: they measure on the wall clock (jitter between two rate limiters
 # to the tens of milliseconds; requests per hour against the job plan) and fail when the parallel suites (daemons,
-# PostgreSQL clusters, a browser) take the CPU. `make test` runs them after the rest, one suite at a time. The
+# PostgreSQL clusters, a browser) take the CPU. `make test` runs them after the rest, one test at a time in a single
+# `swift test --no-parallel` process (one process: 13 invocations each re-planned the build). The
 # agree suites are here too: three providers must each answer within the 1 s rounds before anything is confirmed,
 # and in the parallel phase's start-up burst one such wait took longer than its 90 s deadline on CI (they take
 # 3 to 10 s alone, 35 to 50 s there on this machine with one core kept busy).
@@ -80,15 +81,17 @@ check: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(CHECK_SKIP)'
 
-# Tier 2, what CI runs (.ci/run) and what a change must pass (about 15 minutes cold): formatting, the build, every
-# suite in parallel but the wall-clock ones, then those alone one at a time, the example adapter package and the
-# bounded fuzzing pass.
+# Tier 2, what CI runs (.ci/run) and what a change must pass (docs/testing.md says where its time goes): formatting,
+# the build, the rules' tests alone first (values only: seconds, and the first to say a decision broke), every other
+# suite in parallel but the wall-clock ones, then those one after another in a single `--no-parallel` process, and
+# the example adapter package. The fuzzers' committed corpora are replayed by FuzzCorpusTests in the parallel phase;
+# open-ended libFuzzer runs with their sanitizer build are `make fuzz` (docs/fuzzing.md).
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(WALL_CLOCK_REGEX)'
-	for suite in $(WALL_CLOCK_TESTS); do $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
+	$(SWIFT) test --skip-build --filter WatcherRulesTests
+	$(SWIFT) test --skip-build --skip 'WatcherRulesTests|$(WALL_CLOCK_REGEX)'
+	$(SWIFT) test --skip-build --no-parallel --filter '$(WALL_CLOCK_REGEX)'
 	$(MAKE) example-test
-	$(MAKE) fuzz-ci
 
 # The adapter package of examples/esplora-adapter (docs/writing-a-provider.md), a package of its own that depends
 # on this checkout by path. It shares this package's scratch path, so it reuses every module already built here
@@ -105,7 +108,8 @@ example-test: deps
 
 # Coverage-guided fuzzing of the parsers that face the outside (docs/fuzzing.md): libFuzzer through the toolchain's
 # -sanitize=fuzzer,address, in its own scratch path. `make fuzz` runs each harness FUZZ_SECONDS (default 60);
-# `make fuzz-ci` is the bounded pass `make test` ends with. A crash fails it and is saved under Fuzz/crashes/.
+# `make fuzz-ci` is a bounded pass (15 s each, about 6 minutes with the sanitizer build) to run before a change to a
+# parser lands. A crash fails it and is saved under Fuzz/crashes/. `make test` replays the committed corpora instead.
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS)

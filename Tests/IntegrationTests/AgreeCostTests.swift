@@ -9,14 +9,14 @@ import WatcherSimnet
 import WatcherStorage
 import WatcherTesting
 
-/// What `agree` costs (docs/benchmarks.md): three honest simnets with the same seed, ten payments each confirmed by
+/// What `agree` costs (docs/benchmarks.md): three honest simnets with the same seed, five payments each confirmed by
 /// a block, with `agree` 1, 2 and 3. The requests the verifying providers (the second and third, which answer nothing
 /// else while the first is healthy) receive per confirmed payment must be `agree - 1` exactly; the time from the
 /// block to the confirmed event is printed (wall clock: serialized phase, `WALL_CLOCK_TESTS`), not asserted.
 @Suite(.serialized)
 struct AgreeCostTests {
     static let address = AgreeTests.honestAddress
-    static let payments = 10
+    static let payments = 5
 
     @Test(arguments: [1, 2, 3])
     func extraRequestsPerConfirmedPayment(agree: Int) async throws {

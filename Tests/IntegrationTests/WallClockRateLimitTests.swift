@@ -52,20 +52,6 @@ struct WallClockRateLimitTests {
         }
     }
 
-    @Test func neverTripsTheServersLimitWithTheSameConfiguredLimit() async throws {
-        let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
-        try await Harness.with(Self.configuration) { harness in
-            await harness.simnet.setRateLimit(family: .blockbook, limit)
-            await harness.simnet.resetStats()
-            try await Self.hammer(harness, limit: limit, seconds: 20)
-            let stats = await harness.simnet.stats().families[.blockbook]
-            let served = (stats?.requests ?? 0) - (stats?.rateLimited ?? 0)
-            #expect(stats?.rateLimited == 0, "429s drawn on the wall clock")
-            // The server allows 10 + 20 s × 2/s = 50 in 20 s; the margin keeps about 90% of it.
-            #expect(served >= 42, "only \(served) of the server's 50 used")
-        }
-    }
-
     @Test func afterA429ItWaitsRetryAfterAndResumesWithOneRequest() async throws {
         let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
         try await Harness.with(Self.configuration) { harness in
@@ -116,20 +102,22 @@ struct WallClockRateLimitTests {
         }
     }
 
-    /// Issue 23: with the limit configured right (10 per 5 s on both sides) a minute of saturating demand uses at
-    /// least 90% of the server's budget (10 + 60 s × 2/s = 130) and draws no 429.
-    @Test func usesNinetyPercentOfACorrectBudgetForAMinute() async throws {
+    /// Issue 23: with the limit configured right (10 per 5 s on both sides) 30 s of saturating demand never trips
+    /// the server's limit and uses at least 90% of its budget (10 + 30 s × 2/s = 70). Half a minute asks the same
+    /// steady rate of the lane as a minute did (at least 88% of 2/s after the burst), in half the serialized phase's
+    /// time; it also stands for the 20 s run that only asked 84%.
+    @Test func usesNinetyPercentOfACorrectBudgetWithoutA429() async throws {
         let limit = RateLimit(requests: 10, per: .seconds(5), burst: 10, concurrency: 4)
         try await Harness.with(Self.configuration) { harness in
             await harness.simnet.setRateLimit(family: .blockbook, limit)
             await harness.simnet.resetStats()
-            try await Self.hammer(harness, limit: limit, seconds: 60)
+            try await Self.hammer(harness, limit: limit, seconds: 30)
             let stats = await harness.simnet.stats().families[.blockbook]
             let refused = stats?.rateLimited ?? 0
             let served = (stats?.requests ?? 0) - refused
-            print("correct limit: \(served) of 130 served (\(served * 1000 / 130)‰), \(refused) × 429")
+            print("correct limit: \(served) of 70 served (\(served * 1000 / 70)‰), \(refused) × 429")
             #expect(refused == 0, "\(refused) × 429 drawn on the wall clock")
-            #expect(served * 10 >= 130 * 9, "only \(served) of the server's 130 used")
+            #expect(served * 10 >= 70 * 9, "only \(served) of the server's 70 used")
         }
     }
 }
