@@ -59,11 +59,12 @@ struct PushDriver: Sendable {
         var lastError: String?
         // The first connection waits (a few seconds at most) for the wallets' first windows, so that it subscribes
         // them rather than connecting twice.
-        let deadline = ContinuousClock.now + Self.firstWindowsWait
-        while ContinuousClock.now < deadline, let signature = walletSignature(),
+        let time = context.time
+        let deadline = time.elapsed + Self.firstWindowsWait
+        while time.elapsed < deadline, let signature = walletSignature(),
             signature.split(separator: ",").count < wallets.wallets.count
         {
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await time.sleep(for: .milliseconds(100))
         }
         while !Task.isCancelled {
             let started = context.time.elapsed
@@ -80,7 +81,7 @@ struct PushDriver: Sendable {
                     }
                     if let windows {
                         group.addTask {
-                            while walletSignature() == windows { try await Task.sleep(for: Self.windowCheck) }
+                            while walletSignature() == windows { try await context.time.sleep(for: Self.windowCheck) }
                             return true
                         }
                     }
