@@ -26,15 +26,7 @@ extension MempoolJob {
         let walletBook = targets.wallets
         let now = context.events.now()
         try await context.commit { txn in
-            let prices = try txn.prices()
-            var wallets = WalletCommit(
-                chain: chain,
-                book: walletBook,
-                txn: txn,
-                now: now,
-                prices: prices,
-                derived: derived
-            )
+            var wallets = try WalletCommit(chain: chain, book: walletBook, txn: txn, now: now, derived: derived)
             var walletTxs: [String: (ref: WalletAddressRef, txs: [AddressReducer.ScannedTx])] = [:]
             for match in matched.wallet {
                 guard let wallet = walletBook.wallets[match.ref.wallet],
@@ -49,7 +41,7 @@ extension MempoolJob {
             for (address, txs) in matched.addresses.sorted(by: { $0.key < $1.key }) where walletTxs[address] == nil {
                 guard let entry = book.entries[address] else { continue }
                 let stored = try txn.addressState(chain: chain, address: address)
-                let context = AddressReducer.Context(chain: chain, entry: entry, prices: prices, now: now)
+                let context = AddressReducer.Context(chain: chain, entry: entry, prices: wallets.prices, now: now)
                 let (next, emitted) = Self.pushed(stored ?? AddressState(chain: chain, address: address), txs, matched)
                 {
                     AddressReducer.pushed($0, txid: $1.txid, deltaSat: $1.deltaSat, facts: $2, context: context)
@@ -62,7 +54,7 @@ extension MempoolJob {
                 guard let (state, entry) = try wallets.address(address, ref: item.ref, stored: stored),
                     let ref = state.wallet
                 else { continue }
-                let context = AddressReducer.Context(chain: chain, entry: entry, prices: prices, now: now)
+                let context = AddressReducer.Context(chain: chain, entry: entry, prices: wallets.prices, now: now)
                 let (next, emitted) = Self.pushed(state, item.txs, matched) {
                     AddressReducer.pushed($0, txid: $1.txid, deltaSat: $1.deltaSat, facts: $2, context: context)
                 }

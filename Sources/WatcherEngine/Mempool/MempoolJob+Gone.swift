@@ -83,8 +83,7 @@ extension MempoolJob {
         let walletBook = targets.wallets
         let now = context.events.now()
         try await context.commit { txn in
-            let prices = try txn.prices()
-            var wallets = WalletCommit(chain: chain, book: walletBook, txn: txn, now: now, prices: prices)
+            var wallets = try WalletCommit(chain: chain, book: walletBook, txn: txn, now: now)
             var events: [NewEvent] = []
             for (address, txids) in addresses.sorted(by: { $0.key < $1.key }) {
                 guard let stored = try txn.addressState(chain: chain, address: address) else { continue }
@@ -100,7 +99,7 @@ extension MempoolJob {
                     )
                 }
                 guard let entry else { continue }
-                let context = AddressReducer.Context(chain: chain, entry: entry, prices: prices, now: now)
+                let context = AddressReducer.Context(chain: chain, entry: entry, prices: wallets.prices, now: now)
                 var state = stored
                 var emitted: [NewEvent] = []
                 for txid in txids {

@@ -255,7 +255,7 @@ struct PushDriver: Sendable {
         let book = self.wallets
         let now = context.events.now()
         try await context.commit { txn in
-            var commit = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
+            var commit = try WalletCommit(chain: chain, book: book, txn: txn, now: now)
             let stored = try txn.addressState(chain: chain, address: address)
             guard let (state, entry) = try commit.address(address, ref: ref, stored: stored), let ref = state.wallet
             else { return [] }

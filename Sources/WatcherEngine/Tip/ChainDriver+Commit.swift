@@ -33,15 +33,8 @@ extension ChainDriver {
             try next.save(txn, chain: chain, replacing: memory)
             var events = blockEvents
             let tipHeight = outcome.tip.height
-            let prices = try txn.prices()
-            var wallets = WalletCommit(
-                chain: chain,
-                book: walletBook,
-                txn: txn,
-                now: now,
-                prices: prices,
-                derived: derived
-            )
+            var wallets = try WalletCommit(chain: chain, book: walletBook, txn: txn, now: now, derived: derived)
+            let prices = wallets.prices
             let stored = Dictionary(try txn.addressStates(chain: chain).map { ($0.address, $0) }) { a, _ in a }
             var states = stored
             for block in scanned {

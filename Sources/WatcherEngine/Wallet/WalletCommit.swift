@@ -44,6 +44,17 @@ package struct WalletCommit {
         self.derived = derived
     }
 
+    /// The wallet side of `txn`, at the prices stored in it.
+    init(
+        chain: String,
+        book: WalletBook,
+        txn: StoreTransaction<WriteTransaction>,
+        now: Date,
+        derived: [WalletAddressRef: [UInt8]] = [:]
+    ) throws {
+        self.init(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices(), derived: derived)
+    }
+
     /// The label `wallets next --label` gave the address at `ref`, if it was handed out with one.
     func issuedLabel(_ ref: WalletAddressRef) throws -> String? {
         guard ref.branch == .receive else { return nil }
@@ -68,6 +79,20 @@ package struct WalletCommit {
             issuedLabel: try issuedLabel(ref)
         )
         return (state, entry)
+    }
+
+    /// The stored state of the address at `ref` of `wallet`, and the state (the stored one, or a new one) and entry
+    /// its reducer takes, for a pass that read it as that address (the ref is the one given, unlike
+    /// ``address(_:ref:stored:)``).
+    mutating func placed(_ address: String, ref: WalletAddressRef, wallet: FollowedWallet)
+        throws -> (stored: AddressState?, state: AddressState, entry: FollowedAddress)
+    {
+        let stored = try txn.addressState(chain: chain, address: address)
+        var state = stored ?? AddressState(chain: chain, address: address)
+        state.wallet = ref
+        let since = try self.state(ref.wallet)?.since
+        let entry = wallet.entry(address: address, ref: ref, since: since, issuedLabel: try issuedLabel(ref))
+        return (stored, state, entry)
     }
 
     /// The wallet's state in this transaction, `nil` when it has none yet (its driver has not prepared it).

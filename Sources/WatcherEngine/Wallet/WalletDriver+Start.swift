@@ -51,19 +51,11 @@ extension WalletDriver {
                 )
                 return []
             }
-            var wallets = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
-            guard let before = try wallets.state(id) else { return [] }
+            var wallets = try WalletCommit(chain: chain, book: book, txn: txn, now: now)
+            guard try wallets.state(id) != nil else { return [] }
             for target in asked {
                 guard let balance = scan.balances[target.address] else { continue }
-                let stored = try txn.addressState(chain: chain, address: target.address)
-                var address = stored ?? AddressState(chain: chain, address: target.address)
-                address.wallet = target.ref
-                let entry = wallet.entry(
-                    address: target.address,
-                    ref: target.ref,
-                    since: before.since,
-                    issuedLabel: try wallets.issuedLabel(target.ref)
-                )
+                let (stored, address, entry) = try wallets.placed(target.address, ref: target.ref, wallet: wallet)
                 let context = AddressReducer.Context(chain: chain, entry: entry, now: now)
                 let next = AddressReducer.started(address, confirmedSat: balance, at: scan.block, context: context)
                 if next != stored { try txn.putAddressState(next) }

@@ -48,14 +48,7 @@ extension WalletDriver {
     func xpubPass() async throws -> Bool {
         let chain = self.chain
         let id = wallet.id
-        let read = try context.store.read { txn in
-            (
-                try txn.walletState(chain: chain, wallet: id),
-                try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == id },
-                try txn.tip(chain: chain),
-                try txn.blockHashes(chain: chain)
-            )
-        }
+        let read = try storedView()
         guard let state = read.0, state.descriptor == wallet.normalized else { return false }
         let known = read.1
         let gap = Self.requestGap(state, wallet: wallet, known: known)
@@ -78,35 +71,12 @@ extension WalletDriver {
         )
         let tipBefore = read.2?.hash
         let hashes = read.3
-        let book = self.book
         let wallet = self.wallet
         let now = context.events.now()
-        let logger = context.logger
-        try await context.commit { txn in
-            guard try txn.tip(chain: chain)?.hash == tipBefore else {
-                logger.debug("wallet summary dropped: a block arrived meanwhile", metadata: ["wallet": "\(id)"])
-                return []
-            }
-            var wallets = WalletCommit(
-                chain: chain,
-                book: book,
-                txn: txn,
-                now: now,
-                prices: try txn.prices(),
-                derived: outcome.derived
-            )
-            guard let before = try wallets.state(id) else { return [] }
+        try await commitPass(at: tipBefore, "wallet summary", derived: outcome.derived) { txn, wallets in
             var events: [NewEvent] = []
             for item in outcome.observed {
-                let stored = try txn.addressState(chain: chain, address: item.address)
-                var address = stored ?? AddressState(chain: chain, address: item.address)
-                address.wallet = item.ref
-                let entry = wallet.entry(
-                    address: item.address,
-                    ref: item.ref,
-                    since: before.since,
-                    issuedLabel: try wallets.issuedLabel(item.ref)
-                )
+                let (stored, address, entry) = try wallets.placed(item.address, ref: item.ref, wallet: wallet)
                 var reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: hashes, now: now)
                 reducerContext.prices = try txn.prices()
                 let (next, emitted) = AddressReducer.observe(address, item.observation, context: reducerContext)

@@ -108,13 +108,14 @@ struct WalletDriver: Sendable {
         var trust: VerifiedHistory?
     }
 
-    /// One pass over the window's addresses (`all`), or over those not checked yet and those whose balance is
-    /// unknown.
-    /// - Returns: whether the window grew by addresses not checked yet.
-    func pass(all: Bool) async throws -> Bool {
+    /// What a pass reads first, in one read transaction: the wallet's state, its addresses' states, the tip and the
+    /// chain's block hashes.
+    func storedView() throws -> (
+        state: WalletState?, addresses: [AddressState], tip: BlockRef?, hashes: [Int: String]
+    ) {
         let chain = self.chain
         let id = wallet.id
-        let read = try context.store.read { txn in
+        return try context.store.read { txn in
             (
                 try txn.walletState(chain: chain, wallet: id),
                 try txn.addressStates(chain: chain).filter { $0.wallet?.wallet == id },
@@ -122,6 +123,15 @@ struct WalletDriver: Sendable {
                 try txn.blockHashes(chain: chain)
             )
         }
+    }
+
+    /// One pass over the window's addresses (`all`), or over those not checked yet and those whose balance is
+    /// unknown.
+    /// - Returns: whether the window grew by addresses not checked yet.
+    func pass(all: Bool) async throws -> Bool {
+        let chain = self.chain
+        let id = wallet.id
+        let read = try storedView()
         guard let state = read.0, state.descriptor == wallet.normalized else { return false }
         let known = Dictionary(read.1.map { ($0.address, $0) }) { first, _ in first }
         var targets: [Target] = []
@@ -152,28 +162,16 @@ struct WalletDriver: Sendable {
         let results = try await observeAtOnePoint(targets, known: known, round: round, since: state.since)
         let whole = try await wholeAmounts(results, known: known, state: state)
         let checked = checking
-        let book = self.book
         let now = context.events.now()
-        let logger = context.logger
-        try await context.commit { txn in
-            guard try txn.tip(chain: chain)?.hash == tipBefore else {
-                logger.debug("wallet pass dropped: a block arrived meanwhile", metadata: ["wallet": "\(id)"])
-                return []
-            }
-            var wallets = WalletCommit(chain: chain, book: book, txn: txn, now: now, prices: try txn.prices())
-            guard let before = try wallets.state(id) else { return [] }
+        try await commitPass(at: tipBefore, "wallet pass") { txn, wallets in
             wallets.wholeAmounts[id] = whole
             var events: [NewEvent] = []
             for item in results {
                 guard let observation = item.observation else { continue }
-                let stored = try txn.addressState(chain: chain, address: item.target.address)
-                var address = stored ?? AddressState(chain: chain, address: item.target.address)
-                address.wallet = item.target.ref
-                let entry = wallet.entry(
-                    address: item.target.address,
+                let (stored, address, entry) = try wallets.placed(
+                    item.target.address,
                     ref: item.target.ref,
-                    since: before.since,
-                    issuedLabel: try wallets.issuedLabel(item.target.ref)
+                    wallet: wallet
                 )
                 var reducerContext = AddressReducer.Context(
                     chain: chain,
