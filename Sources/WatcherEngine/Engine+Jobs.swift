@@ -74,10 +74,10 @@ extension Engine {
             if strategy == .scan {
                 // Scanned with each block; this job only fills balances never known, at low priority.
                 driver.priority = .backfill
-                driver.fillOnly = true
+                driver.scope = .unknownBalances
             }
             let configured = driver
-            guard driver.reads.verifies, !driver.fillOnly else {
+            guard driver.reads.verifies, driver.scope == .all else {
                 let pushed = strategy == .poll ? pushedRounds(chain) : nil
                 return {
                     if try pushed?.leftToPush() == true { return }
@@ -102,14 +102,18 @@ extension Engine {
                 context: context
             )
             driver.reads = Reads(agree: config.watches.first { $0.id == watch }?.agree ?? 1)
-            if strategy == .scan {
-                // Payments come with each scanned block; this job checks the history of new window addresses.
-                driver.checkOnly = true
+            switch strategy {
+            case .scan:
+                // Payments come with each scanned block; this job checks the history of new window addresses. A
+                // node has no address index: the window is prepared, the blocks grow it.
+                driver.mode = canFill(job.providers) ? .checkHistory : .prepareWindow
                 driver.priority = .backfill
-                // A node has no address index: the window is prepared, the blocks grow it.
-                driver.prepareOnly = !canFill(job.providers)
+            case .xpub:
+                driver.mode = .xpub
+                return driver.round
+            case .auto, .poll:
+                driver.mode = .poll
             }
-            if strategy == .xpub { return driver.xpubRound }
             guard driver.reads.verifies, strategy == .poll else { return driver.round }
             // With agree above 1, the next provider reads the window once per block too, as for an `address` watch.
             let configured = driver

@@ -13,9 +13,17 @@ struct AddressDriver: Sendable {
     let context: EngineContext
     /// The priority of its requests (`.backfill` for the balance fill of scanned watches).
     var priority: RequestPriority = .refresh
-    /// Only addresses whose balance is not known (never observed, or reset by a reorg): the fill of a scanned
-    /// watch, whose payments come from the blocks.
-    var fillOnly = false
+    /// Which addresses of a book a round reads.
+    var scope = Scope.all
+
+    /// Which addresses of a book a round reads.
+    enum Scope: Sendable {
+        /// Every one (a polled watch).
+        case all
+        /// Only those whose balance is not known (never observed, or reset by a reorg): the fill of a scanned
+        /// watch, whose payments come from the blocks.
+        case unknownBalances
+    }
     /// How claimed confirmations are read: the provider in charge alone, or held by `agree` providers.
     var reads = Reads.single
 
@@ -28,7 +36,7 @@ struct AddressDriver: Sendable {
     func poll(_ book: AddressBook) async throws {
         var book = book
         let chain = self.chain
-        if fillOnly {
+        if scope == .unknownBalances {
             let known = try context.store.read { txn in
                 Set(try txn.addressStates(chain: chain).filter { $0.summary?.txCount != nil }.map(\.address))
             }

@@ -17,29 +17,26 @@ struct WalletDriver: Sendable {
     let book: WalletBook
     var providers: [String]
     let context: EngineContext
-    /// `true`: only addresses whose history was never checked or whose balance is unknown (a scanned wallet, whose
-    /// payments come with the blocks); `false`: the whole window each round (a polled wallet).
-    var checkOnly = false
+    /// What its rounds do (the watch's strategy and the providers decide).
+    var mode = Mode.poll
     /// The priority of its requests.
     var priority: RequestPriority = .refresh
-    /// `true`: the round only prepares the window (a scanned wallet on providers without an address index, whose
-    /// window the scanned blocks grow).
-    var prepareOnly = false
     /// How claimed confirmations are read: the provider in charge alone, or held by `agree` providers.
     var reads = Reads.single
 
     /// Most passes a round makes (each grows the window by at least one address).
     static let maxPasses = 10_000
 
-    /// One round: prepare, then passes until the window stops growing.
+    /// One round: prepare, then passes until the window stops growing (the `xpub` mode: ``xpubRound()``).
     func round() async throws {
+        if mode == .xpub { return try await xpubRound() }
         try await prepare()
-        if prepareOnly {
+        if mode == .prepareWindow {
             // A node: the blocks grow the window; the starting balances come from its UTXO set where it can scan it.
             try await startingBalances()
             return
         }
-        var all = !checkOnly
+        var all = mode == .poll
         for _ in 0..<Self.maxPasses {
             guard try await pass(all: all) else { return }
             all = false
