@@ -12,20 +12,20 @@ import WatcherStorage
 /// The watch engine: runs exactly the jobs of the config's ``JobPlan`` (what `watcher check` prints), each on a
 /// fixed schedule, plus the recording of provider state changes. Every job is a thin driver around a pure reducer;
 /// state changes and their events commit together in one LMDB write transaction.
-public struct Engine: Service {
+package struct Engine: Service {
     /// Engine-wide settings.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// How often CLI-followed accounts are refreshed.
-        public var accountsInterval: Duration
+        package var accountsInterval: Duration
         /// Thresholds announced for CLI-followed accounts.
-        public var accountThresholds: [Int]
+        package var accountThresholds: [Int]
         /// How often providers with a status endpoint are probed for sync state.
-        public var healthInterval: Duration
+        package var healthInterval: Duration
         /// Blocks a CLI-followed account's transaction is followed past its highest threshold.
-        public var accountReorgSafety: Int
+        package var accountReorgSafety: Int
 
         /// Creates settings.
-        public init(
+        package init(
             accountsInterval: Duration = .seconds(60),
             accountThresholds: [Int] = [1, 3, 6],
             healthInterval: Duration = .seconds(300),
@@ -38,13 +38,13 @@ public struct Engine: Service {
         }
 
         /// The plan settings these imply.
-        public var plan: JobPlan.Settings {
+        package var plan: JobPlan.Settings {
             JobPlan.Settings(accountsInterval: accountsInterval, healthInterval: healthInterval)
         }
     }
 
     /// Which of the plan's jobs an engine runs.
-    public enum JobSelection: Sendable {
+    package enum JobSelection: Sendable {
         /// Every job, and the recording of provider state changes.
         case all
         /// The push jobs only (their connections outlive a reload of the watches).
@@ -67,11 +67,11 @@ public struct Engine: Service {
     let transitions: AsyncStream<ProviderTransition>
     let settings: Settings
     /// The jobs it runs.
-    public let plan: JobPlan
+    package let plan: JobPlan
     /// Which of them.
     let selection: JobSelection
     /// The state its jobs share (with an engine running the other jobs, across a reload).
-    public let shared: EngineShared
+    package let shared: EngineShared
     /// Per chain: rung by the chain job after each new tip; polled address watches check at once.
     var wakeups: [String: BlockWakeup] { shared.wakeups }
     /// Per chain with a push job: the connection's state, which the tip job follows.
@@ -90,7 +90,7 @@ public struct Engine: Service {
     ///   - selection: which of the plan's jobs it runs.
     ///   - shared: the state of another engine over the same store to share (its ``EngineShared/fits(_:plan:)``
     ///     must hold); `nil`: its own.
-    public init(
+    package init(
         config: WatcherConfig,
         context: EngineContext,
         transitions: AsyncStream<ProviderTransition>,
@@ -115,7 +115,7 @@ public struct Engine: Service {
     /// Runs the jobs until cancelled or shut down.
     /// - Throws: ``ChainMismatch`` when a job finds a provider on another chain than its config's: the engine stops
     ///   (every other job is cancelled), and with it the daemon.
-    public func run() async throws {
+    package func run() async throws {
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for job in plan.jobs where selection.includes(job) {
@@ -244,5 +244,5 @@ public struct Engine: Service {
 extension Engine: CustomStringConvertible {
     /// What service-lifecycle logs of the service. The default would print the whole config, every followed
     /// address included (a 43 MB string at 100,000 addresses).
-    public var description: String { "Engine(\(plan.jobs.filter(selection.includes).count) jobs)" }
+    package var description: String { "Engine(\(plan.jobs.filter(selection.includes).count) jobs)" }
 }

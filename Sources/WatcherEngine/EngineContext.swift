@@ -8,32 +8,32 @@ import WatcherScheduler
 import WatcherStorage
 
 /// What every tracker needs: the store, the scheduler, the providers, the event builder and the log signal.
-public struct EngineContext: Sendable {
+package struct EngineContext: Sendable {
     /// The store.
-    public var store: Store
+    package var store: Store
     /// The scheduler every request goes through.
-    public var scheduler: Scheduler<ContinuousClock>
+    package var scheduler: Scheduler<ContinuousClock>
     /// Chain providers by id.
-    public var chainProviders: [String: any ChainProvider]
+    package var chainProviders: [String: any ChainProvider]
     /// Price providers by id.
-    public var priceProviders: [String: any PriceProvider]
+    package var priceProviders: [String: any PriceProvider]
     /// Wakes the delivery workers after appends.
-    public var signal: LogSignal
+    package var signal: LogSignal
     /// Builds envelopes.
-    public var events: EventBuilder
+    package var events: EventBuilder
     /// Logs.
-    public var logger: Logger
+    package var logger: Logger
     /// Headers kept per chain.
-    public var keepHeaders: Int
+    package var keepHeaders: Int
     /// Time budget of one provider job, waiting included.
-    public var requestBudget: Duration
+    package var requestBudget: Duration
     /// Counts emitted events.
-    public var metrics: WatcherMetrics
+    package var metrics: WatcherMetrics
     /// The engine's clocks: job schedules and backoffs wait on it, event times are stamped from it.
-    public var time: TimeSource
+    package var time: TimeSource
 
     /// Creates a context.
-    public init(
+    package init(
         store: Store,
         scheduler: Scheduler<ContinuousClock>,
         chainProviders: [String: any ChainProvider],

@@ -7,7 +7,7 @@ import WatcherStorage
 /// of their own (``Engine/JobSelection/push``), and the other jobs in a new engine over the same state; the push
 /// connection then follows the new watches' addresses through the shared book (it re-subscribes when the set
 /// changes) instead of reconnecting.
-public final class EngineShared: Sendable {
+package final class EngineShared: Sendable {
     /// Per chain: rung by the chain job after each new tip.
     let wakeups: [String: BlockWakeup]
     /// Per chain with a push job: the connection's state, which the tip job follows.
@@ -15,21 +15,21 @@ public final class EngineShared: Sendable {
     /// Per chain: the followed addresses.
     let books: [String: AddressBookSource]
     /// The chains it covers.
-    public let chains: Set<String>
+    package let chains: Set<String>
     /// The push jobs it was made for: chain and providers.
-    public let pushJobs: [PushJob]
+    package let pushJobs: [PushJob]
 
     /// A push job as far as its connection goes: the chain and the providers (not the number of addresses, which
     /// the connection follows as it changes).
-    public struct PushJob: Sendable, Hashable {
+    package struct PushJob: Sendable, Hashable {
         /// The chain.
-        public var chain: String
+        package var chain: String
         /// The providers, the first one connected.
-        public var providers: [String]
+        package var providers: [String]
     }
 
     /// The state for the jobs of `plan` over `config`.
-    public init(config: WatcherConfig, plan: JobPlan, store: Store, settings: Engine.Settings) {
+    package init(config: WatcherConfig, plan: JobPlan, store: Store, settings: Engine.Settings) {
         let chains = Set(config.watches.map(\.chain)).union(config.providers.filter(\.servesChain).map(\.chain))
         self.chains = chains
         wakeups = Dictionary(uniqueKeysWithValues: Set(config.watches.map(\.chain)).map { ($0, BlockWakeup()) })
@@ -45,7 +45,7 @@ public final class EngineShared: Sendable {
     }
 
     /// The push jobs of `plan`, in plan order.
-    public static func pushJobs(_ plan: JobPlan) -> [PushJob] {
+    package static func pushJobs(_ plan: JobPlan) -> [PushJob] {
         plan.jobs.compactMap { job in
             guard case .push(let chain, _) = job.work else { return nil }
             return PushJob(chain: chain, providers: job.providers)
@@ -54,13 +54,13 @@ public final class EngineShared: Sendable {
 
     /// Whether an engine for `config` can run over this state with the push connections it has: the same push jobs
     /// and the same chains with watches (each has its wake-up).
-    public func fits(_ config: WatcherConfig, plan: JobPlan) -> Bool {
+    package func fits(_ config: WatcherConfig, plan: JobPlan) -> Bool {
         Self.pushJobs(plan) == pushJobs && Set(config.watches.map(\.chain)) == Set(wakeups.keys)
             && Set(config.watches.map(\.chain)).union(config.providers.filter(\.servesChain).map(\.chain)) == chains
     }
 
     /// Points every chain's book at `watches` (a reload).
-    public func update(watches: [WatchConfig]) {
+    package func update(watches: [WatchConfig]) {
         for book in books.values { book.update(watches: watches) }
     }
 }

@@ -5,18 +5,18 @@ import WatcherStorage
 
 /// Every followed address of one chain with its label, confirmation thresholds and watch id: from config
 /// `address` watches and from accounts added with `watcher accounts add`.
-public struct AddressBook: Sendable {
+package struct AddressBook: Sendable {
     /// One followed address.
-    public typealias Entry = FollowedAddress
+    package typealias Entry = FollowedAddress
 
     /// The watch id of CLI-followed accounts.
-    public static let accountsWatch = JobPlan.accountsWatch
+    package static let accountsWatch = JobPlan.accountsWatch
 
     /// Entries by address.
-    public var entries: [String: Entry] = [:]
+    package var entries: [String: Entry] = [:]
 
     /// Builds the book of `chain` from config watches and stored accounts (config wins on conflicts).
-    public static func load(chain: String, watches: [WatchConfig], accounts: [Account], accountThresholds: [Int])
+    package static func load(chain: String, watches: [WatchConfig], accounts: [Account], accountThresholds: [Int])
         -> AddressBook
     {
         var book = AddressBook()
@@ -46,10 +46,10 @@ public struct AddressBook: Sendable {
     }
 
     /// The thresholds of `address` (empty when not followed).
-    public func thresholds(_ address: String) -> [Int] { entries[address]?.thresholds ?? [] }
+    package func thresholds(_ address: String) -> [Int] { entries[address]?.thresholds ?? [] }
 
     /// The entries of one watch (`accounts` for CLI-followed addresses).
-    public func watch(_ id: String) -> AddressBook {
+    package func watch(_ id: String) -> AddressBook {
         AddressBook(entries: entries.filter { $0.value.watch == id })
     }
 }

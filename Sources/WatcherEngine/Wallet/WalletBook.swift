@@ -4,18 +4,18 @@ import WatcherCore
 import WatcherRules
 
 /// The `wallet` watches of one chain, with what deriving and announcing their addresses needs.
-public struct WalletBook: Sendable {
+package struct WalletBook: Sendable {
     /// One followed wallet.
-    public typealias Wallet = FollowedWallet
+    package typealias Wallet = FollowedWallet
 
     /// The wallets by id.
-    public var wallets: [String: Wallet] = [:]
+    package var wallets: [String: Wallet] = [:]
 
     /// Creates an empty book.
-    public init() {}
+    package init() {}
 
     /// The wallets of `chain` in `watches`.
-    public static func load(chain: String, watches: [WatchConfig]) -> WalletBook {
+    package static func load(chain: String, watches: [WatchConfig]) -> WalletBook {
         var book = WalletBook()
         for watch in watches where watch.kind == .wallet && watch.chain == chain {
             guard let descriptor = watch.wallet else { continue }

@@ -8,24 +8,24 @@ import WatcherStorage
 /// receive index above both the last used and the last issued one, recorded as issued so the window covers it
 /// (and `gap` more) before the address is shown. It writes through the store, so it works while `watcher run`
 /// runs: the daemon reads the window and the script index from the store at each round and each block.
-public enum WalletIssuer {
+package enum WalletIssuer {
     /// An address handed out.
-    public struct Issued: Sendable, Hashable {
+    package struct Issued: Sendable, Hashable {
         /// The wallet.
-        public var wallet: String
+        package var wallet: String
         /// The branch (always receive).
-        public var branch: WalletBranch
+        package var branch: WalletBranch
         /// The index.
-        public var index: Int
+        package var index: Int
         /// The address.
-        public var address: String
+        package var address: String
         /// A `bitcoin:` URI for it, with the label when one was given.
-        public var uri: String
+        package var uri: String
         /// The label given.
-        public var label: String?
+        package var label: String?
 
         /// `{"wallet", "branch", "index", "address", "uri"}` (and `label` when given).
-        public var json: JSONValue {
+        package var json: JSONValue {
             var members: [JSONValue.Member] = [
                 .init("wallet", .string(wallet)),
                 .init("branch", .string(branch.rawValue)),
@@ -39,7 +39,7 @@ public enum WalletIssuer {
     }
 
     /// Records and returns the next receive address of `wallet`.
-    public static func next(
+    package static func next(
         _ wallet: WalletBook.Wallet,
         chain: String,
         label: String?,
@@ -77,7 +77,7 @@ public enum WalletIssuer {
     }
 
     /// `bitcoin:<address>`, with `?label=` percent-encoded when given (BIP21).
-    public static func uri(_ address: String, label: String?) -> String {
+    package static func uri(_ address: String, label: String?) -> String {
         guard let label, !label.isEmpty else { return "bitcoin:\(address)" }
         let allowed = CharacterSet(
             charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
