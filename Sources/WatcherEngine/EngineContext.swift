@@ -12,7 +12,7 @@ package struct EngineContext: Sendable {
     /// The store.
     package var store: Store
     /// The scheduler every request goes through.
-    package var scheduler: Scheduler<ContinuousClock>
+    package var scheduler: Scheduler<TimeSourceClock>
     /// Chain providers by id.
     package var chainProviders: [String: any ChainProvider]
     /// Price providers by id.
@@ -35,7 +35,7 @@ package struct EngineContext: Sendable {
     /// Creates a context.
     package init(
         store: Store,
-        scheduler: Scheduler<ContinuousClock>,
+        scheduler: Scheduler<TimeSourceClock>,
         chainProviders: [String: any ChainProvider],
         priceProviders: [String: any PriceProvider],
         signal: LogSignal,

@@ -10,7 +10,7 @@ struct ProviderSession {
     let config: WatcherConfig
     let chainProviders: [String: any ChainProvider]
     let priceProviders: [String: any PriceProvider]
-    let scheduler: Scheduler<ContinuousClock>
+    let scheduler: Scheduler<TimeSourceClock>
 
     /// Runs `body` with the providers of `config`.
     static func with<T: Sendable>(
@@ -38,7 +38,7 @@ struct ProviderSession {
         }
         let scheduler = Scheduler(
             limits: Dictionary(config.providers.map { ($0.id, $0.rateLimit) }) { first, _ in first },
-            clock: ContinuousClock(),
+            clock: TimeSourceClock(.system),
             logger: logger
         )
         let session = ProviderSession(

@@ -26,7 +26,7 @@ struct WatcherRuntime {
     var chainProviders: [String: any ChainProvider] { providers.chain }
     var priceProviders: [String: any PriceProvider] { providers.price }
     var sinks: [any Sink] { delivery.sinks }
-    var scheduler: Scheduler<ContinuousClock> { providers.scheduler }
+    var scheduler: Scheduler<TimeSourceClock> { providers.scheduler }
     var signal: LogSignal { factory.signal }
     var board: ProviderHealthBoard { factory.board }
     var metrics: WatcherMetrics { factory.metrics }

@@ -17,7 +17,7 @@ struct RuntimeFactory: Sendable {
     struct Providers: Sendable {
         let chain: [String: any ChainProvider]
         let price: [String: any PriceProvider]
-        let scheduler: Scheduler<ContinuousClock>
+        let scheduler: Scheduler<TimeSourceClock>
     }
 
     /// The sinks of a config and the delivery service that feeds them from their persisted cursors.
@@ -50,7 +50,7 @@ struct RuntimeFactory: Sendable {
         let relay = self.relay
         let scheduler = Scheduler(
             limits: Dictionary(config.providers.map { ($0.id, $0.rateLimit) }) { first, _ in first },
-            clock: ContinuousClock(),
+            clock: TimeSourceClock(time),
             logger: logger,
             onTransition: { relay.yield($0) },
             metrics: metrics,
