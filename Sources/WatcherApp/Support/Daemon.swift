@@ -89,7 +89,7 @@ struct Daemon {
         let started = Announcement(logger: logger, config: config)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] =
             ([started, StorageService(store: store, logger: logger), httpClient, supervisor] as [any Service]).map {
-                .init(service: $0)
+                .named($0)
             }
         if let (host, _) = statusAddress, !StatusServer.isLoopback(host) {
             logger.warning(
@@ -125,12 +125,12 @@ struct Daemon {
                 logger.info("status server listening", metadata: ["address": "\(url)"])
                 onListening?(url)
             }
-            services.append(.init(service: server))
+            services.append(.named(server))
         }
-        services += extraServices.map { .init(service: $0) }
+        services += extraServices.map { .named($0) }
         if let duration {
             services.append(
-                .init(service: StopAfter(duration: duration), successTerminationBehavior: .gracefullyShutdownGroup)
+                .named(StopAfter(duration: duration), successTerminationBehavior: .gracefullyShutdownGroup)
             )
         }
         var groupConfiguration = ServiceGroupConfiguration(
