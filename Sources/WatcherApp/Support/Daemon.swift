@@ -36,6 +36,7 @@ struct Daemon {
         // A SIGHUP before the handler below is installed must not end the process (its default action).
         signal(SIGHUP, SIG_IGN)
         for warning in config.warnings { logger.warning("\(warning)") }
+        let existed = FileManager.default.fileExists(atPath: config.storage.path)
         let lock: DataDirectoryLock
         do {
             lock = try DataDirectoryLock(directory: config.storage.path)
@@ -47,7 +48,15 @@ struct Daemon {
             )
         }
         defer { withExtendedLifetime(lock) {} }
-        let store = try StoreAccess.writer(config, logger: logger)
+        let store: Store
+        do {
+            store = try StoreAccess.writer(config, logger: logger)
+        } catch {
+            // A directory this run created for a store it could not open is removed again (the lock file is all
+            // it holds), so that a failed start leaves nothing behind.
+            if !existed { DataDirectoryLock.removeUnused(directory: config.storage.path) }
+            throw error
+        }
         let httpClient = HTTPClientService(logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = WatcherMetrics(factory: PrometheusMetricsFactory(registry: registry))
