@@ -60,7 +60,7 @@ struct AccountChanges: Sendable {
         let canonical = parsed.address.string
         let summary = try await verify(canonical)
         let account = Account(chain: chain, address: canonical, label: label ?? parsed.label, addedAt: Date())
-        try await store().write { try $0.putAccount(account) }
+        try await store().write(.accounts) { try $0.putAccount(account) }
         return (account, summary)
     }
 
@@ -71,7 +71,7 @@ struct AccountChanges: Sendable {
         let watches = FollowedAccount.configWatches(following: canonical, chain: chain, watches: config.watches)
         let keep = !watches.isEmpty
         let chain = self.chain
-        let removed = try await store.write {
+        let removed = try await store.write(.accounts) {
             try $0.removeAccount(chain: chain, address: canonical, keepingState: keep)
         }
         guard removed else {

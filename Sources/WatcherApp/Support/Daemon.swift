@@ -60,6 +60,9 @@ struct Daemon {
         let httpClient = HTTPClientService(logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = WatcherMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        // Every operation's series from the start, at 0: an alert on `increase(...)` sees the first failure.
+        for operation in StoreOperation.allCases { metrics.storeErrors(operation.rawValue, count: 0) }
+        store.health.observe { metrics.storeErrors($0.rawValue) }
         let runtime: WatcherRuntime
         do {
             runtime = try WatcherRuntime(
