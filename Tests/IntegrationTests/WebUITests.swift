@@ -96,7 +96,6 @@ struct BrowserWebUITests {
                     #"{"label": "\#(String(repeating: "x", count: 101))"}"#,
                     status: 400
                 ),
-                request("GET", "/api/wallets/shop/next", status: 405),
                 request("POST", "/api/wallets/nope/next", status: 404),
                 request("GET", "/api/wallets/shop", status: 200),
                 request("GET", "/api/prices", status: 200),
