@@ -49,13 +49,17 @@ struct SecretsInOutputTests {
             "timeout": "2s"}},
            {"id": "jp", "type": "json-price", "options": {
             "url": "\(simnet)/v2/prices/BTC-{currency}/spot?key=${W_JP_TOKEN}", "pricePath": "data.amount",
-            "headers": {"X-Key": "${W_JP_KEY}"}, "timeout": "2s"}}
+            "headers": {"X-Key": "${W_JP_KEY}"}, "timeout": "2s"}},
+           {"id": "down", "type": "json-price", "options": {
+            "url": "http://127.0.0.1:\(deadPort)/v2/prices/BTC-{currency}/spot?key=${W_JP_TOKEN}",
+            "pricePath": "data.amount", "headers": {"X-Key": "${W_JP_KEY}"}, "timeout": "2s"}}
          ],
          "watches": [
            {"id": "tip", "type": "blocks", "providers": ["node", "bb"], "every": "\(every)"},
            {"id": "addr", "type": "address", "providers": ["ra", "bb"], "every": "1s", "addresses": ["\(followed)"]},
            {"id": "usd", "type": "price", "providers": ["cd", "jp"], "every": "1s", "currency": "USD"},
-           {"id": "eur", "type": "price", "providers": ["jp"], "every": "1s", "currency": "EUR"}
+           {"id": "eur", "type": "price", "providers": ["jp"], "every": "1s", "currency": "EUR"},
+           {"id": "gbp", "type": "price", "providers": ["down"], "every": "1s", "currency": "GBP"}
          ],
          "sinks": [
            {"id": "hook", "type": "webhook", "options": {"url": "\(hook)?token=${W_HOOK_TOKEN}",
@@ -116,6 +120,11 @@ struct SecretsInOutputTests {
                     // Deliveries, retries (the receiver refuses its first three) and the PostgreSQL sink failing.
                     try await eventually(timeout: .seconds(90), "a webhook delivery after three refusals") {
                         !receiver.delivered.isEmpty && receiver.attempts > 3
+                    }
+                    // A provider that cannot be reached (its URL carries a token): its failure is logged, and
+                    // /healthz gives the reason.
+                    try await eventually(timeout: .seconds(90), "/healthz to report the unreachable provider") {
+                        try await Self.get(client, base + "/healthz").contains(#""down": false"#)
                     }
                     try await eventually(timeout: .seconds(90), "the PostgreSQL sink to fail") {
                         let metrics = try await Self.get(client, base + "/metrics")
