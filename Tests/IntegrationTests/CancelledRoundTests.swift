@@ -52,7 +52,8 @@ struct CancelledRoundTests {
             let run = try await daemon.wait(timeout: .seconds(30))
             #expect(run.status == 0, "\(run.stderr.suffix(2000))")
             let blamed = run.stderr.split(separator: "\n").filter {
-                ($0.contains("shop") && $0.contains("failed")) || $0.contains("no summary")
+                // What the cancel itself made a round throw (a slow answer under load is another matter).
+                $0.contains("shop failed") && ($0.contains("no summary") || $0.lowercased().contains("cancel"))
             }
             #expect(blamed.isEmpty, "\(blamed)")
         }

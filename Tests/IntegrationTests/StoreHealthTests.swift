@@ -51,10 +51,11 @@ struct StoreHealthTests {
                     #expect(try await Self.storeErrors(client, base, operation: "commit") == 0)
                     try disk.fill()
                     // Blocks until a commit needs a page the full disk cannot give.
-                    let failing = try await eventuallyValue(timeout: .seconds(90), "/healthz to report the store") {
+                    let failing = try await eventuallyValue(timeout: .seconds(90), "/healthz to report the commits") {
                         _ = try await simnet.mine(count: 20)
                         let health = try await Self.health(client, base)
-                        return health.status == 503 ? health.body : nil
+                        let reason = health.body["reasons"]?["store"]?.stringValue ?? ""
+                        return health.status == 503 && reason.contains("commit") ? health.body : nil
                     }
                     let reason = failing["reasons"]?["store"]?.stringValue ?? ""
                     #expect(reason.contains("commit") && reason.contains("No space left"), "\(failing)")

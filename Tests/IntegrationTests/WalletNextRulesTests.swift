@@ -48,7 +48,7 @@ struct WalletNextRulesTests {
         let daemon = try await StatusDaemon.start(config: config, data: data)
         let url = daemon.base + "/api/wallets/shop/next"
         let status = try await daemon.whileRunning { client in
-            let huge = #"{"label": ""# + String(repeating: "x", count: 1 << 20) + #""}"#
+            let huge = #"{"label": ""# + String(repeating: "x", count: 70_000) + #""}"#
             let tooLarge = try await Self.send(client, url, .POST, body: huge)
             #expect(tooLarge.status == 413 && tooLarge.body.contains("larger than 16384 bytes"), "\(tooLarge)")
             let list = try await Self.send(client, url, .POST, body: #"{"label": ["Order", 1]}"#)
