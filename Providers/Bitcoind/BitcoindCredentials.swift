@@ -5,7 +5,7 @@ import WatcherCore
 /// How the adapter authenticates to the node: the cookie file Core writes at each start (`__cookie__:<hex>`), or
 /// an `rpcuser`/`rpcauth` user and its password. The `Authorization` value is built once and kept; a 401 makes the
 /// cookie file be read again (once per refusal), since the node writes a new one at every restart.
-final class BitcoindCredentials: Sendable {
+final class BitcoindCredentials: Sendable, SecretBearing {
     /// Where the credentials come from.
     enum Source: Sendable {
         /// Core's cookie file.

@@ -6,7 +6,7 @@ import WatcherZMQ
 /// The `bitcoind` plugin: your own Bitcoin Core node over JSON-RPC, and REST when enabled.
 public enum BitcoindPlugin: ProviderPlugin {
     /// Options of a `bitcoind` provider.
-    public struct Options: ProviderOptions {
+    public struct Options: ProviderOptions, SecretBearing {
         /// The RPC URL, e.g. `http://127.0.0.1:8332`.
         public var url: String
         /// Core's cookie file, when authenticating by cookie.

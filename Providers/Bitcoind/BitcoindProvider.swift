@@ -5,7 +5,7 @@ import WatcherHTTP
 import WatcherJSON
 
 /// How a `bitcoind` provider authenticates.
-public enum BitcoindAuth: Sendable {
+public enum BitcoindAuth: Sendable, SecretBearing {
     /// Core's cookie file, read again after a 401 (the node writes a new one at every start).
     case cookieFile(String)
     /// An `rpcuser`/`rpcauth` user and its password.

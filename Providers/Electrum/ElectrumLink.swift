@@ -158,7 +158,20 @@ actor ElectrumLink {
         "chain mismatch: the server's genesis block is \(server) but the provider's chain wants \(expected)"
     }
 
-    /// A client failure as the provider's error.
+    /// Whether a failed handshake's reason says the server answered the ClientHello with something other than TLS:
+    /// BoringSSL's `WRONG_VERSION_NUMBER` (an Electrum server's JSON error line), or a request it took for HTTP.
+    static func isPlainTCPAnswer(_ reason: String) -> Bool {
+        ["WRONG_VERSION_NUMBER", "HTTP_REQUEST", "HTTPS_PROXY_REQUEST"].contains { reason.contains($0) }
+    }
+
+    /// A failed handshake in words: BoringSSL's reason code (`TLSV1_ALERT_PROTOCOL_VERSION`), without the error's
+    /// Swift type and the build path of the BoringSSL source it carries.
+    static func handshakeReason(_ reason: String) -> String {
+        let code = reason.split(whereSeparator: { !($0.isUppercase || $0.isNumber || $0 == "_") })
+            .last { $0.count > 3 && $0.contains("_") }
+        return "the handshake failed" + (code.map { " (\($0))" } ?? "")
+    }
+
     /// Why a TLS handshake's certificate check failed, in the terms of the options.
     static func certificateRefused(_ tls: ElectrumTLS?) -> String {
         switch tls {
@@ -169,6 +182,7 @@ actor ElectrumLink {
         }
     }
 
+    /// A client failure as the provider's error.
     nonisolated func map(_ error: any Error, method: String) -> ProviderError {
         if let error = error as? ProviderError { return error }
         guard let failure = error as? ElectrumClient.Failure else {
@@ -205,6 +219,10 @@ actor ElectrumLink {
             )
         case .closed(let reason) where reason.contains("CERTIFICATE_VERIFY_FAILED"):
             return .transport(provider: provider, detail: "\(endpoint): \(Self.certificateRefused(endpoint.tls))")
+        case .closed(let reason) where endpoint.tls != nil && Self.isPlainTCPAnswer(reason):
+            return .transport(provider: provider, detail: "\(endpoint): the server does not speak TLS (a tcp:// port?)")
+        case .closed(let reason) where reason.contains("handshakeFailed"):
+            return .transport(provider: provider, detail: "\(endpoint): TLS: \(Self.handshakeReason(reason))")
         case .closed(let reason):
             return .transport(provider: provider, detail: "\(endpoint): \(reason)")
         case .timeout(let after):

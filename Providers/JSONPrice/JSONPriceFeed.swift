@@ -1,9 +1,10 @@
 import Foundation
+import WatcherCore
 
 /// What one `json-price` provider asks and reads: a URL template and paths, from a preset or from config.
 ///
 /// Templates and paths may hold `{currency}` (upper case, `USD`) and `{currency_lower}` (`usd`).
-public struct JSONPriceFeed: Sendable, Hashable {
+public struct JSONPriceFeed: Sendable, Hashable, SecretBearing {
     /// The URL template.
     public var url: String
     /// The path to the price.

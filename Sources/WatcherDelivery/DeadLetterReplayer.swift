@@ -76,7 +76,7 @@ public struct DeadLetterReplayer: Sendable {
                 )
             }
             let retried = failed
-            try await store.write { txn in
+            try await store.write(.deadLetters) { txn in
                 for seq in done { try txn.removeDeadLetter(sink: id, seq: seq) }
                 if let retried { try txn.putDeadLetter(retried) }
                 if let disable { try txn.setSinkDisabled(disable) }
@@ -94,7 +94,7 @@ public struct DeadLetterReplayer: Sendable {
             index += chunk.count
         }
         if summary.failure == nil {
-            summary.reenabled = try await store.write { try $0.removeSinkDisabled(sink: id) }
+            summary.reenabled = try await store.write(.deadLetters) { try $0.removeSinkDisabled(sink: id) }
             if summary.reenabled {
                 logger.notice("sink re-enabled by a successful replay", metadata: ["sink": "\(id)"])
             }

@@ -23,7 +23,7 @@ extension DeliveryWorker {
                             metadata: ["reason": "\(record.reason)", "since": "\(record.disabledAt)"]
                         )
                     } else {
-                        _ = try await store.write { try $0.removeSinkDisabled(sink: id) }
+                        _ = try await store.write(.delivery) { try $0.removeSinkDisabled(sink: id) }
                         logger.notice("sink destination changed; re-enabling it", metadata: ["was": "\(record.reason)"])
                     }
                 }
@@ -74,7 +74,7 @@ extension DeliveryWorker {
         let destination = managed?.destination ?? id
         let stamp = time.now()
         do {
-            try await store.write { txn in
+            try await store.write(.delivery) { txn in
                 for letter in commit.deadLetters { try txn.putDeadLetter(letter) }
                 if let cursor = commit.cursor { try txn.setCursor(sink: id, cursor) }
                 switch commit.retry {

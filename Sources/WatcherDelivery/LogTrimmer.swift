@@ -81,7 +81,7 @@ public struct LogTrimmer: Service {
     @discardableResult
     public func trimOnce() async throws -> Result {
         let (sinks, retention, keep, time) = (self.sinks, self.retention, self.keep, self.time.now())
-        let result = try await store.write { txn in
+        let result = try await store.write(.trim) { txn in
             let cursors = try txn.cursors()
             let plan = TrimPlan.plan(
                 first: try txn.firstEventSeq(),

@@ -174,6 +174,10 @@ package struct Engine: Service {
                 }
             } catch is CancellationError {
                 return
+            } catch  where Task.isCancelled {
+                // A round cut short by a stop or a reload (which cancels the engine) is nobody's failure: what it
+                // threw (a provider's "cancelled", a batch left unanswered) says nothing about the providers.
+                return
             } catch let mismatch as ChainMismatch {
                 context.logger.error("\(name) stopped: \(mismatch)")
                 throw mismatch

@@ -34,7 +34,7 @@ public struct EventLog: Sendable {
     public func commit<Event: LoggableEvent>(
         _ body: @escaping @Sendable (StoreTransaction<WriteTransaction>) throws -> [Event]
     ) async throws -> [Event] {
-        let appended = try await store.write { txn in
+        let appended = try await store.write(.commit) { txn in
             try body(txn).filter { try txn.appendEvent(id: $0.id, type: $0.type, body: $0.body) != nil }
         }
         if !appended.isEmpty { signal.notify() }

@@ -2,7 +2,7 @@ import HTTPTypes
 import WatcherCore
 
 /// The HTTP options every HTTP-based provider shares: time budget, body cap and extra headers.
-public struct HTTPOptions: Sendable {
+public struct HTTPOptions: Sendable, SecretBearing {
     /// Time for one whole request, body included.
     public var timeout: Duration
     /// The largest response body accepted.

@@ -23,7 +23,7 @@ import WatcherJSON
 /// try http.checkStatus(response)
 /// let txid = try http.json(response).required("txid").string()
 /// ```
-public struct ProviderHTTP: Sendable {
+public struct ProviderHTTP: Sendable, SecretBearing {
     /// The provider id every error names.
     public let provider: String
     /// The base URL without a trailing slash.

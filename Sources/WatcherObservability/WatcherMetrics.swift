@@ -112,6 +112,13 @@ public struct WatcherMetrics: Sendable {
             .recordNanoseconds(duration.nanoseconds)
     }
 
+    /// A write to the store that failed in LMDB (a full disk, an I/O error), by what it was for (`commit`,
+    /// `delivery`, `trim`, `dead_letters`, `accounts`, `wallets`, `other`); `count` 0 makes the series exist at 0.
+    public func storeErrors(_ operation: String, count: Int = 1) {
+        Counter(label: "watcher_store_errors_total", dimensions: [("operation", operation)], factory: factory)
+            .increment(by: count)
+    }
+
     /// Log entries removed by trimming.
     public func trimmed(_ count: Int) {
         guard count > 0 else { return }

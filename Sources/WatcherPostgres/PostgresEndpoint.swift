@@ -3,7 +3,7 @@ import Foundation
 /// Where a `postgres` sink connects: the parts of a `postgres://user:password@host:port/database` URL.
 ///
 /// Its ``description`` never contains the password, so it is safe in logs, errors and `watcher check`.
-public struct PostgresEndpoint: Sendable, Hashable, CustomStringConvertible {
+public struct PostgresEndpoint: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The server host name or IP address.
     public var host: String
     /// The TCP port (5432 unless the URL names one).
@@ -62,6 +62,9 @@ public struct PostgresEndpoint: Sendable, Hashable, CustomStringConvertible {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(user)@\(shownHost):\(port)/\(database)"
     }
+
+    /// The ``description`` alone, so that no reflection (`dump`, a value that holds this one) shows the password.
+    public var customMirror: Mirror { Mirror(self, children: ["endpoint": description]) }
 
     /// The URL as written in the config, with a literal password replaced by `********`; a `${NAME}` reference is
     /// kept, since it shows no secret.

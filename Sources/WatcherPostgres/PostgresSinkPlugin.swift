@@ -14,7 +14,7 @@ public enum PostgresSinkPlugin: SinkPlugin {
     }
 
     /// Options of a `postgres` sink.
-    public struct Options: PluginOptions {
+    public struct Options: PluginOptions, SecretBearing {
         /// `postgres://user:password@host:port/database`, the password resolved from `${ENV}`.
         public var url: String
         /// The table, optionally schema-qualified.

@@ -14,9 +14,6 @@ struct APIRoutes: Sendable {
     let writes: WriteGuard
     let stream: EventBroadcaster
 
-    /// The largest request body read (`POST /api/accounts`); a larger one gets 413.
-    static let maxBodyBytes = 16 * 1024
-
     var sources: StatusServer.Sources { data.sources }
 
     func add(to router: Router<StatusRequestContext>) {
@@ -41,6 +38,7 @@ struct APIRoutes: Sendable {
             .add(to: router)
         MethodGuard.allow(["api/accounts"], [.get, .post]).add(to: router)
         MethodGuard.allow(["api/accounts/:address"], [.delete]).add(to: router)
+        MethodGuard.allow(["api/wallets/:id/next"], [.post]).add(to: router)
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
@@ -100,24 +98,18 @@ struct APIRoutes: Sendable {
         guard let add = sources.addAccount else {
             return Self.error("this server does not add accounts", status: .methodNotAllowed)
         }
-        let limit = Self.maxBodyBytes
-        let tooLarge = Self.error(
-            "the request body is larger than \(limit) bytes (\(limit / 1024) KiB), the limit",
-            status: .contentTooLarge
-        )
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return tooLarge }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: limit)
+        let text: String
+        let label: String?
+        do throws(WriteBody.Refusal) {
+            let shape = #"{"address": "...", "label": "..."}"#
+            let object = try await WriteBody.object(request, shape: shape)
+            guard let address = object?["address"]?.stringValue else {
+                return Self.error("expected a JSON object \(shape)", status: .badRequest)
+            }
+            (text, label) = (address, try WriteBody.label(object))
         } catch {
-            return tooLarge
+            return error.response
         }
-        guard let object = try? JSONValue.parse(Array(buffer: body)),
-            let text = object["address"]?.stringValue
-        else {
-            return Self.error(#"expected a JSON object {"address": "...", "label": "..."}"#, status: .badRequest)
-        }
-        let label = object["label"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         do {
             let (account, summary) = try await add(text.trimmingCharacters(in: .whitespacesAndNewlines), label)
             let prices = (try? data.prices()) ?? []
@@ -181,12 +173,14 @@ struct APIRoutes: Sendable {
         guard sources.watches.contains(where: { $0.kind == .wallet && $0.id == id }) else {
             return Self.error("no wallet \(JSONValue.quoted(id)) in the config", status: .notFound)
         }
-        var label: String?
-        if let body = try? await request.body.collect(upTo: 16 * 1024), body.readableBytes > 0 {
-            guard let object = try? JSONValue.parse(Array(buffer: body)), object.members != nil else {
-                return Self.error(#"expected a JSON object {"label": "..."} or no body"#, status: .badRequest)
-            }
-            label = object["label"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        // Every refusal comes before `next`: a refused request uses up no receive index.
+        let label: String?
+        do throws(WriteBody.Refusal) {
+            label = try WriteBody.label(
+                try await WriteBody.object(request, shape: #"{"label": "..."}"#, optional: true)
+            )
+        } catch {
+            return error.response
         }
         do {
             return Self.json(try await next(id, label), status: .created)

@@ -26,13 +26,22 @@ struct StatusRoutes: Sendable {
         WebRoutes(data: data).add(to: router)
     }
 
-    /// 200 when every provider is reachable and in sync; 503 with the reasons otherwise.
+    /// 200 when every provider is reachable and in sync and the store's last writes committed; 503 with the reasons
+    /// otherwise.
     func health() -> Response {
         let entries = sources.board.snapshot()
         var reasons: [JSONValue.Member] = []
         for (provider, entry) in entries.sorted(by: { $0.key < $1.key }) where !entry.isHealthy {
             let why = [entry.reachabilityReason, entry.syncReason].compactMap { $0 }.joined(separator: "; ")
             reasons.append(.init(provider, .string(why.isEmpty ? "unhealthy" : why)))
+        }
+        let failures = sources.store.health.failures
+        if !failures.isEmpty {
+            let why = failures.map { failure in
+                "\(failure.operation.rawValue) writes fail (\(failure.count) in a row since "
+                    + "\(ISO8601Time.string(failure.since))): \(failure.error)"
+            }
+            reasons.append(.init("store", .string(why.joined(separator: "; "))))
         }
         let healthy = reasons.isEmpty
         return APIRoutes.json(
@@ -43,6 +52,7 @@ struct StatusRoutes: Sendable {
                         "providers",
                         .object(entries.keys.sorted().map { .init($0, .bool(entries[$0]?.isHealthy ?? false)) })
                     ),
+                    .init("store", .bool(failures.isEmpty)),
                     .init("reasons", .object(reasons)),
                 ] + (sources.lastReload?().map { [.init("reload", $0)] } ?? [])
             ),

@@ -53,6 +53,15 @@ public final class DataDirectoryLock: Sendable {
         return holder(descriptor).flatMap { Int32($0) }
     }
 
+    /// Removes `directory` when it holds nothing but the lock file: what a start that could not open its store
+    /// leaves in a directory it created.
+    public static func removeUnused(directory: String) {
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard contents.allSatisfy({ $0 == "watcher.lock" }) else { return }
+        unlink(directory + "/watcher.lock")
+        rmdir(directory)
+    }
+
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)

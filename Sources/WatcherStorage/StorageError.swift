@@ -14,6 +14,8 @@ public enum StorageError: Error, CustomStringConvertible, Equatable, Sendable {
     case notADirectory(path: String)
     /// Another `watcher run` holds the data directory.
     case locked(path: String, holder: String?)
+    /// The store's files cannot be created (a new store, or a missing `lock.mdb`): its filesystem has no space left.
+    case noSpace(path: String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,9 @@ public enum StorageError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "restore it from a backup, or move the directory aside to start a new store"
         case .notADirectory(let path):
             "storage.path \(path) is a file, not a directory; point it at a directory (it is created if missing)"
+        case .noSpace(let path):
+            "cannot open the store at \(path): no space left on its filesystem for the store's files; free some "
+                + "space, or point storage.path at another filesystem"
         case .locked(let path, let holder):
             "another watcher is running on \(path)\(holder.map { " (pid \($0))" } ?? ""); two daemons on one "
                 + "store would deliver every event twice. Stop it, or give this one its own storage.path"

@@ -60,4 +60,17 @@ struct ElectrumTLSTests {
             #expect(await Self.refused(plain) != nil)
         }
     }
+
+    @Test func sslToAPlainPortSaysTheServerDoesNotSpeakTLS() async throws {
+        var configuration = SimnetConfiguration(seed: 12, txsPerBlock: 5)
+        configuration.electrumPort = 0
+        try await Simnet.with(configuration) { simnet in
+            for tls in [ElectrumTLS.ca, .insecure] {
+                let refused = await Self.refused(try Self.provider(simnet, tls))
+                #expect(refused?.contains("the server does not speak TLS (a tcp:// port?)") == true, "\(refused ?? "")")
+                #expect(refused?.contains("BoringSSL") == false && refused?.contains("handshakeFailed") == false)
+                #expect(refused?.contains(".swift") == false, "a build path: \(refused ?? "")")
+            }
+        }
+    }
 }

@@ -21,7 +21,8 @@ struct MetricsTests {
         "watcher_sink_dead_letters", "watcher_sink_lag_events", "watcher_sink_lag_seconds",
         "watcher_sink_delivery_duration_seconds", "watcher_sink_http_requests_total",
         "watcher_sink_http_request_duration_seconds", "watcher_lmdb_map_used_bytes", "watcher_lmdb_map_size_bytes",
-        "watcher_lmdb_map_max_bytes", "process_resident_memory_bytes", "process_cpu_seconds_total",
+        "watcher_lmdb_map_max_bytes", "watcher_store_errors_total", "process_resident_memory_bytes",
+        "process_cpu_seconds_total",
         "process_open_fds", "process_start_time_seconds",
     ]
 

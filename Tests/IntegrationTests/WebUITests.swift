@@ -88,6 +88,14 @@ struct BrowserWebUITests {
                 request("POST", "/api/wallets/shop/next", #"{"label": "Order 9"}"#, status: 201),
                 request("POST", "/api/wallets/shop/next", status: 201),
                 request("POST", "/api/wallets/shop/next", #""not an object""#, status: 400),
+                // Refused before an index is used: `lastIssued` below stays 1.
+                request("POST", "/api/wallets/shop/next", #"{"label": ["Order", 10]}"#, status: 400),
+                request(
+                    "POST",
+                    "/api/wallets/shop/next",
+                    #"{"label": "\#(String(repeating: "x", count: 101))"}"#,
+                    status: 400
+                ),
                 request("POST", "/api/wallets/nope/next", status: 404),
                 request("GET", "/api/wallets/shop", status: 200),
                 request("GET", "/api/prices", status: 200),

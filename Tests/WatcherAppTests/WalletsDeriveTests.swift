@@ -231,7 +231,7 @@ import WatcherTesting
         )
     }
 
-    @Test("--from and --count choose the window; their bounds are 1...10000 and 0...(2^31-1-count)")
+    @Test("--from and --count choose the window; their bounds are 1...10000 and 0...(2^31-count)")
     func windows() async throws {
         let form = try Self.merchant(purpose: 86)
         let result = try await Self.derive([form.descriptor, "--from", "1", "--count", "2"])
@@ -241,20 +241,24 @@ import WatcherTesting
             result.stdout.split(separator: "\n").dropFirst().map(String.init)
                 == expected.map { "\($0.index)  \($0.path)  \($0.address)" }
         )
-        // The last window: --from 2^31-1-count.
-        let last = try await Self.derive([form.descriptor, "--from", "2147483627", "--count", "20", "--json"])
+        // The last window: --from 2^31-count, up to the last non-hardened index 2^31-1.
+        let last = try await Self.derive([form.descriptor, "--from", "2147483628", "--count", "20", "--json"])
         #expect(last.status == 0, "\(last.stderr)")
-        #expect(last.stdout.contains(#""index": 2147483646,"#))
-        #expect(last.stdout.contains(#""path": "m/86'/0'/0'/0/2147483646""#))
+        #expect(last.stdout.contains(#""index": 2147483647,"#))
+        #expect(last.stdout.contains(#""path": "m/86'/0'/0'/0/2147483647""#))
+        let lastOne = try await Self.derive([form.descriptor, "--from", "2147483647", "--count", "1", "--json"])
+        #expect(lastOne.status == 0, "\(lastOne.stderr)")
+        #expect(lastOne.stdout.contains(#""path": "m/86'/0'/0'/0/2147483647""#), "\(lastOne.stdout)")
         let most = try await Self.derive([form.descriptor, "--count", "10000"])
         #expect(most.status == 0)
         #expect(most.stdout.split(separator: "\n").count == 10_001)
         for (arguments, message) in [
             (["--count", "0"], "--count must be between 1 and 10000, not 0"),
             (["--count", "10001"], "--count must be between 1 and 10000, not 10001"),
-            (["--from", "2147483628", "--count", "20"], "--from must be between 0 and 2147483627"),
-            (["--from", "2147483627", "--count", "21"], "--from must be between 0 and 2147483626"),
-            (["--from=-1"], "--from must be between 0 and 2147483627"),
+            (["--from", "2147483629", "--count", "20"], "--from must be between 0 and 2147483628"),
+            (["--from", "2147483628", "--count", "21"], "--from must be between 0 and 2147483627"),
+            (["--from", "2147483648", "--count", "1"], "--from must be between 0 and 2147483647"),
+            (["--from=-1"], "--from must be between 0 and 2147483628"),
             (["--from", "99999999999999999999"], "--from"),
             (["--branch", "sideways"], "sideways"),
             (["--network", "mainnet"], "mainnet"),

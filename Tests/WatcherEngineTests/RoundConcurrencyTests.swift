@@ -63,4 +63,27 @@ struct RoundConcurrencyTests {
         }
         #expect(gauge.state.withLock { $0.done.sorted() } == [0, 1, 2, 4, 5, 6, 7, 8, 9])
     }
+
+    /// A round cancelled part-way (a reload) throws `CancellationError`, not nothing: the items it never started
+    /// were left unanswered by the cancel, not by a provider (the wallet round blamed the provider for them).
+    @Test(.timeLimit(.minutes(1)))
+    func aCancelledRoundThrowsCancellationForTheItemsLeft() async throws {
+        let gauge = Gauge()
+        let (started, cancelled) = (Barrier(2), Barrier(2))
+        let round = Task {
+            try await AddressDriver.forEach(Array(0..<10), width: 1) { item in
+                gauge.state.withLock { $0.done.append(item) }
+                // The first item waits until the test has cancelled the round; it then ends without an error, as
+                // a request already answered does.
+                guard item == 0 else { return }
+                await started.arrive()
+                await cancelled.arrive()
+            }
+        }
+        await started.arrive()
+        round.cancel()
+        await cancelled.arrive()
+        await #expect(throws: CancellationError.self) { try await round.value }
+        #expect(gauge.state.withLock { $0.done } == [0])
+    }
 }

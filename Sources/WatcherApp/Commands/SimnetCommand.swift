@@ -126,7 +126,11 @@ struct SimnetCommand: AsyncParsableCommand {
         var logger = Logger(label: "watcher.simnet")
         logger.logLevel = .warning
         let group = ServiceGroup(
-            configuration: .init(services: [simnet], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration: .init(
+                services: [.named(simnet)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
         )
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }

@@ -51,21 +51,16 @@ struct AccountChanges: Sendable {
         return summary
     }
 
-    /// The most characters a label may have (a `--label`, the UI's, or a `bitcoin:` URI's).
-    static let maxLabelCharacters = 100
-
     /// Checks `text` offline, then through the providers, then stores it in `store()` (opened only then).
     func add(_ text: String, label: String?, store: () throws -> Store) async throws -> (Account, AddressSummary) {
         let parsed = try parse(text)
-        if let label = label ?? parsed.label, label.count > Self.maxLabelCharacters {
-            throw AccountChangeError.invalid(
-                "the label has \(label.count) characters; the limit is \(Self.maxLabelCharacters)"
-            )
+        if let label = label ?? parsed.label, let problem = LabelRule.problem(label) {
+            throw AccountChangeError.invalid(problem)
         }
         let canonical = parsed.address.string
         let summary = try await verify(canonical)
         let account = Account(chain: chain, address: canonical, label: label ?? parsed.label, addedAt: Date())
-        try await store().write { try $0.putAccount(account) }
+        try await store().write(.accounts) { try $0.putAccount(account) }
         return (account, summary)
     }
 
@@ -76,7 +71,7 @@ struct AccountChanges: Sendable {
         let watches = FollowedAccount.configWatches(following: canonical, chain: chain, watches: config.watches)
         let keep = !watches.isEmpty
         let chain = self.chain
-        let removed = try await store.write {
+        let removed = try await store.write(.accounts) {
             try $0.removeAccount(chain: chain, address: canonical, keepingState: keep)
         }
         guard removed else {

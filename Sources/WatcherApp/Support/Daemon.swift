@@ -36,6 +36,7 @@ struct Daemon {
         // A SIGHUP before the handler below is installed must not end the process (its default action).
         signal(SIGHUP, SIG_IGN)
         for warning in config.warnings { logger.warning("\(warning)") }
+        let existed = FileManager.default.fileExists(atPath: config.storage.path)
         let lock: DataDirectoryLock
         do {
             lock = try DataDirectoryLock(directory: config.storage.path)
@@ -47,10 +48,21 @@ struct Daemon {
             )
         }
         defer { withExtendedLifetime(lock) {} }
-        let store = try StoreAccess.writer(config, logger: logger)
+        let store: Store
+        do {
+            store = try StoreAccess.writer(config, logger: logger)
+        } catch {
+            // A directory this run created for a store it could not open is removed again (the lock file is all
+            // it holds), so that a failed start leaves nothing behind.
+            if !existed { DataDirectoryLock.removeUnused(directory: config.storage.path) }
+            throw error
+        }
         let httpClient = HTTPClientService(logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = WatcherMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        // Every operation's series from the start, at 0: an alert on `increase(...)` sees the first failure.
+        for operation in StoreOperation.allCases { metrics.storeErrors(operation.rawValue, count: 0) }
+        store.health.observe { metrics.storeErrors($0.rawValue) }
         let runtime: WatcherRuntime
         do {
             runtime = try WatcherRuntime(
@@ -89,7 +101,7 @@ struct Daemon {
         let started = Announcement(logger: logger, config: config)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] =
             ([started, StorageService(store: store, logger: logger), httpClient, supervisor] as [any Service]).map {
-                .init(service: $0)
+                .named($0)
             }
         if let (host, _) = statusAddress, !StatusServer.isLoopback(host) {
             logger.warning(
@@ -125,12 +137,12 @@ struct Daemon {
                 logger.info("status server listening", metadata: ["address": "\(url)"])
                 onListening?(url)
             }
-            services.append(.init(service: server))
+            services.append(.named(server))
         }
-        services += extraServices.map { .init(service: $0) }
+        services += extraServices.map { .named($0) }
         if let duration {
             services.append(
-                .init(service: StopAfter(duration: duration), successTerminationBehavior: .gracefullyShutdownGroup)
+                .named(StopAfter(duration: duration), successTerminationBehavior: .gracefullyShutdownGroup)
             )
         }
         var groupConfiguration = ServiceGroupConfiguration(

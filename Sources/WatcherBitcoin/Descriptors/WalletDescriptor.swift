@@ -28,12 +28,13 @@ public struct WalletDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a descriptor (anything with `(`) or a bare extended public key. Surrounding whitespace is
     /// ignored.
-    /// - Throws: a ``WalletError``; private keys give "watch-only: give the extended public key …".
+    /// - Throws: a ``WalletError``: ``WalletError/empty`` for empty text; private keys give "watch-only: give the extended public key …".
     public init(parsing text: String, network: BitcoinAddress.Network) throws(WalletError) {
         let scalars = text.unicodeScalars
         let first = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
         let last = scalars.lastIndex { !$0.properties.isWhitespace } ?? scalars.startIndex
         let trimmed = first < scalars.endIndex ? String(scalars[first...last]) : ""
+        guard !trimmed.isEmpty else { throw .empty }
         if trimmed.contains("(") {
             let descriptor: Descriptor
             do {

@@ -1,5 +1,7 @@
 /// Why text or a descriptor cannot be followed as a wallet (see ``WalletDescriptor``).
 public enum WalletError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The text is empty (or only whitespace): there is nothing to parse.
+    case empty
     /// The descriptor does not parse, or a derivation from it failed.
     case descriptor(DescriptorError)
     /// The bare extended key does not parse, is private, or belongs to another network.
@@ -21,6 +23,8 @@ public enum WalletError: Error, CustomStringConvertible, Equatable, Sendable {
     /// "watch-only: give the extended public key …".
     public var description: String {
         switch self {
+        case .empty:
+            "the wallet is empty: give an output descriptor or an extended public key (xpub/ypub/zpub, tpub/upub/vpub)"
         case .descriptor(let error): error.description
         case .extendedKey(let error): error.description
         case .unsupportedScript(let shape):

@@ -2,7 +2,7 @@ import WatcherCore
 import WatcherJSON
 
 /// A loaded, validated `watcher.json`.
-public struct WatcherConfig: Sendable {
+public struct WatcherConfig: Sendable, SecretBearing {
     /// The `storage` section.
     public var storage: StorageSettings
     /// The `providers` section, in file order.
@@ -40,7 +40,7 @@ public struct StorageSettings: Sendable, Equatable {
 }
 
 /// One decoded plugin entry: its id, type and typed options, ready to be built once the runtime exists.
-public struct PluginInstance: Sendable {
+public struct PluginInstance: Sendable, SecretBearing {
     /// The config id.
     public var id: String
     /// The registry entry.

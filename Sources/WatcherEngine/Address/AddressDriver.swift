@@ -107,6 +107,9 @@ struct AddressDriver: Sendable {
             }
         }
         if let failure { throw failure }
+        // Cancelled before every item ran: the items left out were not answered, and the caller must not take them
+        // for a provider's omission.
+        try Task.checkCancellation()
     }
 
     /// Summaries of `addresses`: one request per batch when the chosen provider batches, else one per address.

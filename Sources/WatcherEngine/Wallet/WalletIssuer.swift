@@ -46,7 +46,7 @@ package enum WalletIssuer {
         store: Store,
         now: Date = Date()
     ) async throws -> Issued {
-        let ref = try await store.write { txn -> WalletAddressRef in
+        let ref = try await store.write(.wallets) { txn -> WalletAddressRef in
             var state = try txn.walletState(chain: chain, wallet: wallet.id) ?? wallet.emptyState(chain: chain)
             if state.descriptor != wallet.normalized {
                 try WalletDriver.forget(state, txn: txn)

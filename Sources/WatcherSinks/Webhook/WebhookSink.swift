@@ -12,7 +12,7 @@ import WatcherJSON
 /// 2xx delivered; 410 Gone disables the endpoint; any other 4xx outside `retryStatuses` dead-letters the event at
 /// once; a 3xx is a failed attempt and is never followed; anything else (5xx, the retried 4xx, transport errors and
 /// the timeout) is retried, after the `Retry-After` the answer carries, if any.
-public struct WebhookSink: ManagedSink {
+public struct WebhookSink: ManagedSink, SecretBearing {
     public let id: String
     let options: WebhookSinkPlugin.Options
     let key: [UInt8]?

@@ -6,7 +6,7 @@ import WatcherJSON
 /// The `webhook` sink: signed POSTs per Standard Webhooks v1, retried, dead-lettered, ordered per endpoint.
 public enum WebhookSinkPlugin: SinkPlugin {
     /// Options of a `webhook` sink.
-    public struct Options: PluginOptions {
+    public struct Options: PluginOptions, SecretBearing {
         /// The endpoint.
         public var url: String
         /// The endpoint as written in the config, `${NAME}` references unresolved: what logs, errors and dead

@@ -51,6 +51,8 @@ public final class Environment: @unchecked Sendable {
         let dataFile = path + "/data.mdb"
         let existing = (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) ?? nil
         if existing == 0 { throw StorageError.truncated(file: dataFile, size: 0, expected: 2 * 4096) }
+        let fresh = existing == nil && !options.readOnly
+        if !options.readOnly { try LockFile.reserve(directory: path, readers: options.maxReaders, fresh: fresh) }
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
@@ -64,6 +66,10 @@ public final class Environment: @unchecked Sendable {
             try LMDBError.check(mdb_env_open(env, path, flags, 0o600), "mdb_env_open(\(path))")
         } catch {
             mdb_env_close(env)
+            if fresh, error.code == ENOSPC || error.code == EDQUOT {
+                LockFile.removeFresh(directory: path)
+                throw StorageError.noSpace(path: path)
+            }
             throw error
         }
         self.handle = env

@@ -16,6 +16,8 @@ public final class Store: Sendable {
     public let environment: Environment
     let tables: Tables
     private let writer: StorageWriter?
+    /// How the writes are going (`/healthz`, `watcher_store_errors_total`).
+    public let health = StoreHealth()
 
     /// Opens or creates the store at `path`.
     /// - Parameters:
@@ -54,13 +56,22 @@ public final class Store: Sendable {
     }
 
     /// Writes in one transaction on the writer thread; everything in `body` commits together or not at all.
+    /// An LMDB failure (a full disk, an I/O error) is recorded in ``health`` under `operation`, and a commit clears it.
     /// - Throws: ``StorageError/writerStopped`` for a read-only store, ``LMDBError``, or what `body` throws.
     public func write<T: Sendable>(
+        _ operation: StoreOperation = .other,
         _ body: @escaping @Sendable (StoreTransaction<WriteTransaction>) throws -> T
     ) async throws -> T {
         guard let writer else { throw StorageError.writerStopped }
         let tables = self.tables
-        return try await writer.write { try body(StoreTransaction(txn: $0, tables: tables)) }
+        do {
+            let result = try await writer.write { try body(StoreTransaction(txn: $0, tables: tables)) }
+            health.succeeded(operation)
+            return result
+        } catch let error as LMDBError {
+            health.failed(operation, error)
+            throw error
+        }
     }
 
     /// Finishes queued writes, stops the writer thread and closes the environment.

@@ -47,7 +47,7 @@ struct WalletsDeriveCommand: ParsableCommand {
 
     /// The most addresses one run prints.
     static let maxCount = 10_000
-    /// 2^31 - 1: `--from` is at most this minus `--count`.
+    /// 2^31 - 1, the last non-hardened index: `--from` + `--count` - 1 is at most this.
     static let indexLimit = Int(Int32.max)
 
     @Argument(
@@ -61,7 +61,7 @@ struct WalletsDeriveCommand: ParsableCommand {
     @Option(help: "The branch: receive or change.")
     var branch: BranchName = .receive
 
-    @Option(help: "The first index, 0 to 2^31-1 minus --count.")
+    @Option(help: "The first index, 0 to 2^31 minus --count (the last one printed is at most 2^31-1).")
     var from = 0
 
     @Option(help: "How many addresses, 1 to 10000.")
@@ -82,9 +82,13 @@ struct WalletsDeriveCommand: ParsableCommand {
         guard (1...Self.maxCount).contains(count) else {
             throw ValidationError("--count must be between 1 and \(Self.maxCount), not \(count)")
         }
-        let lastFrom = Self.indexLimit - count
+        // The last index printed, `from + count - 1`, may be the last non-hardened one, 2^31-1.
+        let lastFrom = Self.indexLimit + 1 - count
         guard (0...lastFrom).contains(from) else {
-            throw ValidationError("--from must be between 0 and \(lastFrom) (2^31-1 minus --count), not \(from)")
+            throw ValidationError(
+                "--from must be between 0 and \(lastFrom) (2^31 minus --count: the last index is at most 2^31-1), "
+                    + "not \(from)"
+            )
         }
     }
 
@@ -94,6 +98,11 @@ struct WalletsDeriveCommand: ParsableCommand {
         let parsed: WalletDescriptor
         do {
             parsed = try WalletDescriptor(parsing: wallet, network: network.network)
+        } catch .empty {
+            throw CommandFailure.usage(
+                "the argument is empty: give an output descriptor or an extended public key (xpub/ypub/zpub, "
+                    + "tpub/upub/vpub)"
+            )
         } catch {
             throw CommandFailure.usage("\(argument): \(error.description)")
         }

@@ -24,13 +24,20 @@ struct WalletsNextCommand: AsyncParsableCommand {
     @Argument(help: "The wallet's watch id.")
     var id: String
 
-    @Option(help: "A label for the address (an invoice or customer), kept with it and put in the bitcoin: URI.")
+    @Option(
+        help: """
+            A label for the address (an invoice or customer), kept with it and put in the bitcoin: URI; at most 100 \
+            characters.
+            """
+    )
     var label: String?
 
     @Flag(help: "Print JSON: {\"wallet\", \"branch\", \"index\", \"address\", \"uri\"}.")
     var json = false
 
     func run() async throws {
+        // Before the store is opened: a refused label uses up no index.
+        if let label, let problem = LabelRule.problem(label) { throw CommandFailure.usage("--label: \(problem)") }
         let config = try options.load(needsSinks: false)
         let watch = try WalletsStore.watch(id, in: config)
         guard let wallet = WalletBook.load(chain: watch.chain, watches: [watch]).wallets[watch.id] else { return }

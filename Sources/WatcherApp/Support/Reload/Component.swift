@@ -21,7 +21,7 @@ final class Component: Sendable {
         self.name = name
         group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: service)],
+                services: [.named(service)],
                 gracefulShutdownSignals: [],
                 cancellationSignals: [],
                 logger: logger
