@@ -15,39 +15,14 @@ public enum ProviderFamily: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The family serving `path`, `nil` for paths outside every family.
     public init?(path: String) {
-        if path == "/api" || path.hasPrefix("/api/") {
-            self = .blockbook
-        } else if path.hasPrefix("/rawaddr") || path.hasPrefix("/multiaddr") || path.hasPrefix("/latestblock") {
-            self = .rawaddr
-        } else if path.hasPrefix("/v1/bpi/") {
-            self = .coindesk
-        } else if path.hasPrefix("/v2/prices/") {
-            self = .coinbase
-        } else if path == "/" || path.hasPrefix("/rest/") {
-            self = .bitcoind
-        } else {
-            return nil
-        }
+        guard let face = SimnetFaces.all.first(where: { $0.owns(path) }) else { return nil }
+        self = face.family
     }
 
     /// The statistics key of the endpoint serving `path`, e.g. `/api/v2/address` for
-    /// `/api/v2/address/bc1q…`. Unmatched Blockbook paths count as `/api/` (the status handler).
+    /// `/api/v2/address/bc1q…` (each face says for its own paths); any other path counts as itself.
     public static func endpoint(for path: String) -> String {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        switch segments.first {
-        case "api":
-            let known = ["block-index", "block", "address", "xpub", "tx", "tickers"]
-            if segments.count >= 3, segments[1] == "v2", known.contains(String(segments[2])) {
-                return "/api/v2/\(segments[2])"
-            }
-            return "/api/"
-        case "rawaddr": return "/rawaddr"
-        case "multiaddr": return "/multiaddr"
-        case "latestblock": return "/latestblock"
-        case "v1": return "/v1/bpi/currentprice"
-        case "v2": return "/v2/prices/spot"
-        case "rest": return NodeREST.endpoint(path)
-        default: return path
-        }
+        return SimnetFaces.all.lazy.compactMap { $0.endpoint(of: path, segments: segments) }.first ?? path
     }
 }

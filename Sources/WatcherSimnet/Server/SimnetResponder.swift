@@ -3,7 +3,7 @@ import ServiceLifecycle
 import WatcherBitcoin
 
 /// The one Hummingbird responder behind every simnet path. It classifies the request, applies the
-/// family's rate limit and fault plan, and hands the work to ``DataRouter`` or ``ControlRouter``.
+/// family's rate limit and fault plan, and hands the work to its face (``SimnetFace``) or ``ControlRouter``.
 struct SimnetResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
@@ -40,7 +40,7 @@ struct SimnetResponder: HTTPResponder {
         }
         let admission = engine.admit(family: family, path: path)
         return try await deliver(admission, family: family, path: path) { world, now in
-            DataRouter(world: world, now: now).reply(family: family, path: path, query: query)
+            SimnetFaces.face(family).reply(path: path, query: query, world: world, now: now)
         }
     }
 
