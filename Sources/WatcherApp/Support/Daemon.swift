@@ -33,8 +33,6 @@ struct Daemon {
     var reload: (@Sendable () throws(ConfigError) -> WatcherConfig)?
 
     func run(logger: Logger) async throws {
-        // A SIGHUP before the handler below is installed must not end the process (its default action).
-        signal(SIGHUP, SIG_IGN)
         for warning in config.warnings { logger.warning("\(warning)") }
         let lock: DataDirectoryLock
         do {
@@ -86,6 +84,11 @@ struct Daemon {
             load: reload,
             logger: logger
         )
+        // A SIGHUP between the config's load and the trap above was held by HangupGate: apply it now.
+        if HangupGate.take() > 0 {
+            logger.notice("SIGHUP while starting: reloading once running")
+            supervisor.requestReload()
+        }
         let started = Announcement(logger: logger, config: config)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] =
             ([started, StorageService(store: store, logger: logger), httpClient, supervisor] as [any Service]).map {
