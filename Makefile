@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTHON ?= /usr/bin/python3
 export WATCHER_PYTHON := $(PYTHON)
 
-.PHONY: run test check deps test-deps build lint format bench fuzz fuzz-ci example-test
+.PHONY: run test check deps test-deps build lint format bench fuzz fuzz-ci example-test package package-test
 
 # Every package comes from Debian's apt (no pip: Debian 12's Python refuses it, PEP 668). Each has a cheap test of
 # whether it is there already, and the test decides, not dpkg: a PostgreSQL of another repository, a library built
@@ -32,6 +32,14 @@ present.python3-selenium = $(PYTHON) -c "import selenium"
 present.python3-jsonschema = $(PYTHON) -c "import jsonschema"
 present.python3-yaml = $(PYTHON) -c "import yaml"
 present.python3-ecdsa = $(PYTHON) -c "import ecdsa"
+# Packaging (`make package`, `make package-test`): Debian's own tools, not needed to build or test.
+PACKAGE_PACKAGES := dpkg-dev binutils lintian systemd
+PACKAGE_TEST_PACKAGES := debootstrap
+present.dpkg-dev = command -v dpkg-shlibdeps && command -v dpkg-gencontrol
+present.binutils = command -v objcopy && command -v strip
+present.lintian = command -v lintian
+present.systemd = command -v systemd-analyze
+present.debootstrap = command -v debootstrap
 
 # $(call install,PACKAGES): the shell commands that install those of PACKAGES whose test fails, with at most one
 # `apt-get update` and one `apt-get install` (a package without a test counts as missing).
@@ -128,3 +136,16 @@ format:
 
 bench: deps
 	$(SWIFT) run -c release watcher-bench
+
+# The Debian package (docs/operations.md, "Installing the Debian package"): dist/watcher_<version>_<arch>.deb and its
+# -dbgsym, from a release build with the static Swift standard library (about 15-30 minutes cold on 2 cores), checked
+# with lintian and systemd-analyze. Not part of `make test`: CI does not run it.
+package: deps
+	@$(call install,$(PACKAGE_PACKAGES))
+	SWIFT=$(SWIFT) scripts/package.sh
+
+# Installs that .deb in a clean Debian 12 root (debootstrap minbase, cached in /var/cache/watcher-package-test) with
+# apt-get and proves it runs there with no Swift: version, check, run, demo, upgrade, remove, purge. Needs root.
+package-test: package
+	@$(call install,$(PACKAGE_TEST_PACKAGES))
+	scripts/package-test.sh

@@ -48,6 +48,8 @@ public struct WatcherCommand: AsyncParsableCommand {
 
     /// Parses the arguments and runs the command; returns the documented exit code.
     static func runCommand(arguments: [String]?) async -> Int32 {
+        // main.swift did this first; a binary of plugins of its own (``main(providers:sinks:arguments:)``) gets it here.
+        HangupGate.close()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             let level = ProcessInfo.processInfo.environment["WATCHER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
@@ -56,6 +58,8 @@ public struct WatcherCommand: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot(arguments)
+            // Only the daemons take SIGHUP as a reload; for the other commands it is a hangup again.
+            if !(command is RunCommand || command is DemoCommand) { HangupGate.open() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

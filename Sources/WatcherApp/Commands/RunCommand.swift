@@ -83,10 +83,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A SIGHUP while the config loads must not end the process; the daemon reloads on it once it runs.
-        signal(SIGHUP, SIG_IGN)
-        var config = try options.load()
         let logger = Logger(label: "watcher")
+        // A SIGHUP so far (HangupGate holds it) has nothing to reload: the file is read now. One from here on is
+        // applied as a reload once the daemon runs.
+        if HangupGate.take() > 0 { logger.notice("SIGHUP before the configuration was loaded: nothing to reload") }
+        var config = try options.load()
         let shard = shard.flatMap(Shard.init)
         if let shard {
             let before = config.watches.filter { $0.kind == .address }.map(\.addresses.count).reduce(0, +)

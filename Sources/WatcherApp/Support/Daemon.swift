@@ -33,8 +33,6 @@ struct Daemon {
     var reload: (@Sendable () throws(ConfigError) -> WatcherConfig)?
 
     func run(logger: Logger) async throws {
-        // A SIGHUP before the handler below is installed must not end the process (its default action).
-        signal(SIGHUP, SIG_IGN)
         for warning in config.warnings { logger.warning("\(warning)") }
         let existed = FileManager.default.fileExists(atPath: config.storage.path)
         let lock: DataDirectoryLock
@@ -87,6 +85,7 @@ struct Daemon {
             )
         )
         let record = ReloadRecord()
+        let notifier = ServiceNotifier()
         // Trapped before the group starts: a SIGHUP from now on waits in the sequence until the supervisor reads it.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let supervisor = RuntimeSupervisor(
@@ -96,9 +95,15 @@ struct Daemon {
             record: record,
             hangups: hangups,
             load: reload,
-            logger: logger
+            logger: logger,
+            notifier: notifier
         )
-        let started = Announcement(logger: logger, config: config)
+        // A SIGHUP between the config's load and the trap above was held by HangupGate: apply it now.
+        if HangupGate.take() > 0 {
+            logger.notice("SIGHUP while starting: reloading once running")
+            supervisor.requestReload()
+        }
+        let started = Announcement(logger: logger, config: config, notifier: notifier)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] =
             ([started, StorageService(store: store, logger: logger), httpClient, supervisor] as [any Service]).map {
                 .named($0)
@@ -168,11 +173,13 @@ struct Daemon {
     }
 }
 
-/// Logs "watcher started" from inside the group, once its signal handlers are installed, so a SIGTERM that follows
-/// the line always stops the watcher cleanly.
+/// Logs "watcher started" and tells systemd `READY=1` from inside the group, once its signal handlers are installed
+/// and the store is open, so a SIGTERM that follows either always stops the watcher cleanly; `STOPPING=1` when the
+/// group begins to shut down.
 struct Announcement: Service {
     let logger: Logger
     let config: WatcherConfig
+    var notifier = ServiceNotifier()
 
     func run() async throws {
         logger.info(
@@ -182,7 +189,9 @@ struct Announcement: Service {
                 "sinks": "\(config.sinks.count)", "data": "\(config.storage.path)",
             ]
         )
+        notifier.ready(status: "watching: \(config.watches.count) watches, \(config.sinks.count) sinks")
         try? await gracefulShutdown()
+        notifier.stopping()
     }
 }
 

@@ -46,6 +46,8 @@ final class RuntimeSupervisor: Service, Sendable {
     let record: ReloadRecord
     let hangups: UnixSignalsSequence?
     let logger: Logger
+    /// Tells systemd a reload's start (`RELOADING=1`) and end (`READY=1`).
+    let notifier: ServiceNotifier
     private let running: Mutex<Running>
     private let initial: RuntimeFactory.Delivery
     private let initialEngine: Engine
@@ -60,7 +62,8 @@ final class RuntimeSupervisor: Service, Sendable {
         record: ReloadRecord,
         hangups: UnixSignalsSequence?,
         load: (@Sendable () throws(ConfigError) -> WatcherConfig)?,
-        logger: Logger
+        logger: Logger,
+        notifier: ServiceNotifier = ServiceNotifier(environment: [:])
     ) {
         factory = runtime.factory
         self.load = load
@@ -68,6 +71,7 @@ final class RuntimeSupervisor: Service, Sendable {
         self.record = record
         self.hangups = hangups
         self.logger = logger
+        self.notifier = notifier
         initial = runtime.delivery
         initialEngine = runtime.engine
         initialPush = runtime.pushEngine
@@ -143,6 +147,8 @@ final class RuntimeSupervisor: Service, Sendable {
             return
         }
         logger.notice("SIGHUP: reloading the configuration")
+        notifier.reloading()
+        defer { notifier.reloaded() }
         let loaded: WatcherConfig
         do {
             loaded = try load()
