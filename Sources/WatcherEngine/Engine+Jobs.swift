@@ -154,7 +154,7 @@ extension Engine {
             )
             driver.wallets = wallets[chain] ?? WalletBook()
             for watch in config.watches where watch.kind == .address && watch.chain == chain && watch.agree > 1 {
-                driver.agreeing[watch.id] = (watch.providers, watch.agree)
+                driver.verified[watch.id] = (watch.providers, Reads(agree: watch.agree))
             }
             let configured = driver
             return { await configured.run() }

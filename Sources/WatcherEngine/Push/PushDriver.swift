@@ -22,10 +22,10 @@ struct PushDriver: Sendable {
     var wallets = WalletBook()
     /// The wallets' window addresses, derived once each.
     var windowAddresses = WalletAddressCache()
-    /// The `address` watches with `agree` above 1, by id: their providers and `agree`. A pushed change of one of
-    /// their addresses is read and verified as their rounds do, so a confirmation is never the pushing server's word
-    /// alone.
-    var agreeing: [String: (providers: [String], agree: Int)] = [:]
+    /// The `address` watches whose confirmations are verified, by id: their providers and how they read. A pushed
+    /// change of one of their addresses is read and verified as their rounds do, so a confirmation is never the
+    /// pushing server's word alone.
+    var verified: [String: (providers: [String], reads: Reads)] = [:]
 
     /// Longest wait between reconnects.
     static let maxBackoff: Duration = .seconds(60)
@@ -204,10 +204,10 @@ struct PushDriver: Sendable {
     /// The driver that reads `entry`'s address: `base` (the pushing provider alone), or for a watch with `agree`
     /// above 1 one with the watch's providers, which verifies what the pushing provider claims.
     private func reader(for entry: AddressBook.Entry, base: AddressDriver) -> AddressDriver {
-        guard let trust = agreeing[entry.watch] else { return base }
+        guard let watch = verified[entry.watch] else { return base }
         var driver = base
-        driver.providers = [provider] + trust.providers.filter { $0 != provider }
-        driver.reads = Reads(agree: trust.agree)
+        driver.providers = [provider] + watch.providers.filter { $0 != provider }
+        driver.reads = watch.reads.renewed()
         return driver
     }
 

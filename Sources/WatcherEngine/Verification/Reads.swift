@@ -15,6 +15,11 @@ enum Reads: Sendable {
         self = agree > 1 ? .agreed(agree, AgreementMemory()) : .single
     }
 
+    /// The same reading with a memory of its own (a push reads each change afresh).
+    func renewed() -> Reads {
+        if case .agreed(let agree, _) = self { .agreed(agree, AgreementMemory()) } else { .single }
+    }
+
     /// Whether confirmations are checked against other providers.
     var verifies: Bool {
         if case .agreed = self { true } else { false }
