@@ -24,23 +24,25 @@ struct PushedRoundPlanTests {
 
     @Test func aBlockRoundIsLeftToAnUpPushButNotTheFirstOneAScheduledOneOrOneAfterAResubscription() {
         var plan = PushedRoundPlan()
-        #expect(!plan.leftToPush(Self.seen(1)))  // the first round runs in full
-        #expect(plan.leftToPush(Self.seen(2)))  // a block's round
-        #expect(!plan.leftToPush(Self.seen(2)))  // due by the schedule: no new block
-        #expect(!plan.leftToPush(Self.seen(3, subscriptions: 2)))  // the push subscribed anew
-        #expect(plan.leftToPush(Self.seen(4, subscriptions: 2)))
-        #expect(!plan.leftToPush(Self.seen(5, subscriptions: 2, connected: false)))  // the push is down
+        func left(_ seen: PushedRoundPlan.Seen) -> Bool { plan.leftToPush(seen) }
+        #expect(!left(Self.seen(1)))  // the first round runs in full
+        #expect(left(Self.seen(2)))  // a block's round
+        #expect(!left(Self.seen(2)))  // due by the schedule: no new block
+        #expect(!left(Self.seen(3, subscriptions: 2)))  // the push subscribed anew
+        #expect(left(Self.seen(4, subscriptions: 2)))
+        #expect(!left(Self.seen(5, subscriptions: 2, connected: false)))  // the push is down
     }
 
     @Test func afterAReorgEveryRoundRunsUntilTheChainGrowsPastTheReplacedHeight() {
         var plan = PushedRoundPlan()
-        _ = plan.leftToPush(Self.seen(1, tip: 100))
+        func left(_ seen: PushedRoundPlan.Seen) -> Bool { plan.leftToPush(seen) }
+        _ = left(Self.seen(1, tip: 100))
         // A reorg replaced height 100, committed between two rounds: the round that learns of it runs in full…
-        #expect(!plan.leftToPush(Self.seen(3, reorgs: 1, replaced: 100, tip: 100)))
+        #expect(!left(Self.seen(3, reorgs: 1, replaced: 100, tip: 100)))
         // …and so does every round while the chain is not past 100.
-        #expect(!plan.leftToPush(Self.seen(4, reorgs: 1, replaced: 100, tip: 100)))
+        #expect(!left(Self.seen(4, reorgs: 1, replaced: 100, tip: 100)))
         // The chain grew past it: that round still runs (it clears the reorg), the next block's round is the push's.
-        #expect(!plan.leftToPush(Self.seen(5, reorgs: 1, replaced: 100, tip: 101)))
-        #expect(plan.leftToPush(Self.seen(6, reorgs: 1, replaced: 100, tip: 102)))
+        #expect(!left(Self.seen(5, reorgs: 1, replaced: 100, tip: 101)))
+        #expect(left(Self.seen(6, reorgs: 1, replaced: 100, tip: 102)))
     }
 }
