@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import WatcherBitcoin
+import WatcherConfiguration
+import WatcherCore
+import WatcherEngine
+import WatcherJSON
+import WatcherPlugins
+import WatcherSimnet
+import WatcherStorage
+import WatcherTesting
+
+@testable import WatcherApp
+
+/// The xpub strategy asks one wallet summary per wallet per round and nothing per address: with rounds started only
+/// by blocks (`every` is an hour), 3 blocks cost each of 2 wallets 3 `/api/v2/xpub` requests, counted by the simnet,
+/// whatever the payments the blocks bring.
+@Suite(.serialized)
+struct WalletXpubCostTests {
+    static func watches() -> String {
+        let wallets = (0..<2).map { n in
+            #"{"id": "w\#(n)", "type": "wallet", "providers": ["bb"], "every": "1h", "strategy": "xpub", "gap": 5, "#
+                + #""descriptor": "wpkh(\#(WalletKeysForTests.account84)/\#(n)/<0;1>/*)"}"#
+        }
+        return #"[{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"}, "#
+            + wallets.joined(separator: ", ")
+            + "]"
+    }
+
+    @Test func oneRequestPerWalletPerRound() async throws {
+        try await Harness.withData(EngineHarness.quiet) { simnet, client, data in
+            let config = try EngineHarness.config(simnet, data, watches: Self.watches())
+            let w0 = try WalletDescriptor(
+                parsing: "wpkh(\(WalletKeysForTests.account84)/0/<0;1>/*)",
+                network: .mainnet
+            )
+            try await EngineHarness.running(config, client: client) { store in
+                try await eventually(timeout: .seconds(60), "the initial sync of 2 wallets") {
+                    let states = try store.read { try $0.walletStates(chain: "btc") }
+                    return states.count == 2 && states.allSatisfy { $0.change.checkedUpTo == 4 }
+                }
+                await simnet.resetStats()
+                var paid: [String] = []
+                for block in 0..<3 {
+                    // Payments inside the first window (and at its edge): each confirmed by the block's round.
+                    let address = try w0.address(.receive, index: UInt32(2 * block)).address.string
+                    paid.append(try await simnet.pay(to: address, amountSat: 10_000 + Int64(block)))
+                    let mined = try #require(try await simnet.mine(count: 1).last)
+                    try await EngineHarness.event(store, "block.new", where: { $0["hash"] == .string(mined.hash) })
+                    let txid = paid[block]
+                    try await EngineHarness.event(
+                        store,
+                        "address.tx.confirmed",
+                        where: { $0["txid"] == .string(txid) }
+                    )
+                    try await eventually("both wallets' rounds after block \(block)") {
+                        await simnet.stats().families[.blockbook]?.endpoints["/api/v2/xpub"] ?? 0 >= 2 * (block + 1)
+                    }
+                }
+                let endpoints = await simnet.stats().families[.blockbook]?.endpoints ?? [:]
+                print("xpub, 2 wallets, 3 blocks: \(endpoints.sorted { $0.key < $1.key })")
+                #expect(endpoints["/api/v2/xpub"] == 6)
+                #expect(endpoints["/api/v2/address"] == nil)
+                let state = try #require(try store.read { try $0.walletState(chain: "btc", wallet: "w0") })
+                #expect(state.receive.lastUsed == 4 && state.balanceSat == 30_003)
+            }
+        }
+    }
+}
