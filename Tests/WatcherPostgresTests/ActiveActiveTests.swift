@@ -62,6 +62,20 @@ struct ActiveActiveTests {
                         }
                     }
                 }
+                // A payment's confirmation comes from its address job, which on a loaded machine may commit after the
+                // tip job stored the last block (a gate run read the table first: no row for one payment). Wait for
+                // every payment's confirmed row too; the exact counts below are unchanged.
+                let paid = payments
+                try await eventually(timeout: .seconds(120), "every payment's confirmation in the table") {
+                    let confirmed = try await SQL.with(cluster) { sql in
+                        try await sql.strings(
+                            "select data::text from watcher_events where type = 'address.tx.confirmed'"
+                        )
+                    }
+                    return paid.allSatisfy { txid, address in
+                        confirmed.contains { $0.contains(txid) && $0.contains(address) }
+                    }
+                }
                 for child in children { try await WatcherProcess.stop(child) }
                 let logs = try stores.map { store in try store.read { try $0.events(from: 0).map(\.id) } }
                 let (rows, distinct, ids) = try await SQL.with(cluster) { sql in
