@@ -8,18 +8,12 @@ enum FamilyErrors {
         SimnetFaces.face(family).serverError(status: status)
     }
 
-    /// An unknown path inside a family's URL space.
-    static func notFound(_ family: ProviderFamily) -> SimReply { SimnetFaces.face(family).notFound }
-
     /// Valid JSON of the wrong shape for the family: Blockbook's status JSON (what it serves for unmatched paths),
     /// blockchain.info's haskoin error object, CoinDesk's supported-currencies array, and a Coinbase body whose
     /// `data` is an array.
     static func wrongShape(_ family: ProviderFamily, world: SimnetEngine.World, now: Double) -> SimReply {
         SimnetFaces.face(family).wrongShape(world: world, now: now)
     }
-
-    /// Bitcoin Core's answer when its HTTP work queue is full: 503 with a plain-text body, not JSON.
-    static var workQueueFull: SimReply { NodeFace.workQueueFull }
 
     /// A body that is not JSON at all: an nginx-style HTML error page.
     static let malformedBody = Array(

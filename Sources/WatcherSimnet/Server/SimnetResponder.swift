@@ -58,7 +58,7 @@ struct SimnetResponder: HTTPResponder {
         if settings.workQueueFull {
             _ = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
             engine.log(family: .bitcoind, path: path, status: 503, fault: nil)
-            return Self.response(FamilyErrors.workQueueFull)
+            return Self.response(NodeFace.workQueueFull)
         }
         let admission = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
         let method = request.method.rawValue
