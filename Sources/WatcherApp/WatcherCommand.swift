@@ -17,7 +17,8 @@ public struct WatcherCommand: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, ReloadCommand.self, CheckCommand.self, InitCommand.self, PluginsCommand.self,
             ProbeCommand.self, BlocksCommand.self, BlockCommand.self, AccountsCommand.self, WalletsCommand.self,
-            PriceCommand.self, EventsCommand.self, DeadLettersCommand.self, SinksCommand.self, DemoCommand.self,
+            RequestsCommand.self, PriceCommand.self, EventsCommand.self, DeadLettersCommand.self, SinksCommand.self,
+            DemoCommand.self,
             SimnetCommand.self,
         ]
     )

@@ -133,12 +133,23 @@ package struct Engine: Service {
                         }
                     }
                 }
-                if selection != .push { group.addTask { await recordTransitions() } }
+                if selection != .push {
+                    group.addTask { await recordTransitions() }
+                    for chain in requestChains {
+                        let job = RequestJob(chain: chain, context: context)
+                        group.addTask { try await loop("requests \(chain)", every: RequestJob.every, job.round) }
+                    }
+                }
                 // The first failure ends the engine (leaving the group cancels the other jobs); `waitForAll` would
                 // wait for jobs that never end.
                 while try await group.next() != nil {}
             }
         }
+    }
+
+    /// The chains with a wallet that takes payment requests (a `requests` block).
+    var requestChains: [String] {
+        Set(config.watches.filter { $0.kind == .wallet && $0.requests != nil }.map(\.chain)).sorted()
     }
 
     /// The wake-up that starts a round of `job` early: polled address watches check at once what a new block

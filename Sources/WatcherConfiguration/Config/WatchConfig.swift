@@ -74,6 +74,8 @@ public struct WatchConfig: Sendable {
     /// `address`, `wallet` and `tx`: how many of the watch's providers must report a transaction in the same
     /// block before its confirmation is announced (1: the provider in charge alone, as before).
     public var agree: Int = 1
+    /// `wallet`: the terms of its payment requests, when it takes them (a `requests` block).
+    public var requests: RequestTerms?
     /// `address`, `wallet` and `tx` with `agree` above 1: blocks a provider may be behind the agreed tip before it
     /// is set aside as lagging.
     public var maxLag: Int = 2

@@ -23,6 +23,7 @@ struct WatchFieldsReader {
     var label: String?
     var agree: Int?
     var maxLag: Int?
+    var requests: RequestTerms?
 
     init(reader: ObjectReader, kind: WatchConfig.Kind?, chain: String? = nil) {
         let context = reader.context
@@ -34,7 +35,7 @@ struct WatchFieldsReader {
             .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates"],
             .wallet: [
                 "descriptor", "xpub", "gap", "label", "confirmations", "reorgSafety", "from", "strategy", "agree",
-                "maxLag",
+                "maxLag", "requests",
             ],
         ]
         if let kind {
@@ -122,6 +123,7 @@ struct WatchFieldsReader {
 
         readWallet(reader, wanted: wants("descriptor"), chain: chain)
         readTrust(reader)
+        readRequests(reader, wanted: wants("requests"))
 
         txid = reader.string("txid", required: wants("txid"), doc: "The transaction to follow.")
         if let txid, !(txid.count == 64 && txid.allSatisfy(\.isHexDigit)) {
@@ -193,5 +195,6 @@ struct WatchFieldsReader {
         watch.label = label
         watch.agree = agree ?? 1
         watch.maxLag = maxLag ?? 2
+        watch.requests = requests
     }
 }

@@ -17,6 +17,10 @@ public struct AddressState: Sendable, Hashable, Codable {
         /// The outputs its inputs spend, where the provider gave them (``TxFacts/outpoints``): kept until the
         /// transaction is settled, to find what replaced it if it vanishes. Absent from records stored before.
         public var spends: [TxOutpoint]?
+        /// What the provider told of it while unconfirmed (fee, size, RBF signalling, unconfirmed inputs), without
+        /// its inputs' outpoints and parents: what a payment request's zero-conf policy reads. Absent from records
+        /// stored before, and for transactions first seen confirmed.
+        public var facts: TxFacts?
 
         /// Creates a tracked transaction.
         public init(

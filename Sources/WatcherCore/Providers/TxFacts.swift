@@ -37,6 +37,14 @@ public struct TxFacts: Sendable, Hashable, Codable {
         self.unconfirmedInputs = unconfirmedInputs
     }
 
+    /// These facts without the inputs' outpoints and parents: what is kept with a followed transaction.
+    public var kept: TxFacts {
+        var facts = self
+        facts.outpoints = nil
+        facts.parents = nil
+        return facts
+    }
+
     /// BIP125 signalling: any input with nSequence below `0xfffffffe`. `nil` without the sequences.
     public var signalsRBF: Bool? {
         sequences.map { $0.contains { $0 < 0xffff_fffe } }

@@ -46,24 +46,8 @@ package enum WalletIssuer {
         store: Store,
         now: Date = Date()
     ) async throws -> Issued {
-        let ref = try await store.write(.wallets) { txn -> WalletAddressRef in
-            var state = try txn.walletState(chain: chain, wallet: wallet.id) ?? wallet.emptyState(chain: chain)
-            if state.descriptor != wallet.normalized {
-                try WalletDriver.forget(state, txn: txn)
-                state = wallet.emptyState(chain: chain)
-            }
-            let index = WalletWindow.nextToIssue(state.receive)
-            state.receive = WalletWindow.issued(state.receive, index: index)
-            try WalletCommit.grow(&state, wallet: wallet, txn: txn)
-            state.updatedAt = now
-            try txn.putWalletState(state)
-            let ref = WalletAddressRef(wallet: wallet.id, branch: .receive, index: index)
-            let address = try wallet.address(.receive, index)
-            try txn.putIssuedAddress(
-                chain: chain,
-                IssuedAddress(wallet: wallet.id, index: index, address: address, label: label, issuedAt: now)
-            )
-            return ref
+        let ref = try await store.write(.wallets) { txn in
+            try issue(wallet, chain: chain, label: label, txn: txn, now: now)
         }
         let address = try wallet.address(.receive, ref.index)
         return Issued(
@@ -74,6 +58,32 @@ package enum WalletIssuer {
             uri: uri(address, label: label),
             label: label
         )
+    }
+
+    /// Records the next receive address of `wallet` as issued in `txn`, growing its window to cover it.
+    package static func issue(
+        _ wallet: WalletBook.Wallet,
+        chain: String,
+        label: String?,
+        txn: StoreTransaction<WriteTransaction>,
+        now: Date
+    ) throws -> WalletAddressRef {
+        var state = try txn.walletState(chain: chain, wallet: wallet.id) ?? wallet.emptyState(chain: chain)
+        if state.descriptor != wallet.normalized {
+            try WalletDriver.forget(state, txn: txn)
+            state = wallet.emptyState(chain: chain)
+        }
+        let index = WalletWindow.nextToIssue(state.receive)
+        state.receive = WalletWindow.issued(state.receive, index: index)
+        try WalletCommit.grow(&state, wallet: wallet, txn: txn)
+        state.updatedAt = now
+        try txn.putWalletState(state)
+        let address = try wallet.address(.receive, index)
+        try txn.putIssuedAddress(
+            chain: chain,
+            IssuedAddress(wallet: wallet.id, index: index, address: address, label: label, issuedAt: now)
+        )
+        return WalletAddressRef(wallet: wallet.id, branch: .receive, index: index)
     }
 
     /// `bitcoin:<address>`, with `?label=` percent-encoded when given (BIP21).

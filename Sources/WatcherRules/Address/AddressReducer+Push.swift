@@ -17,13 +17,14 @@ extension AddressReducer {
         guard state.txs[txid] == nil else { return (state, []) }
         let before = state
         var state = state
-        let tx = AddressState.TrackedTx(
+        var tx = AddressState.TrackedTx(
             txid: txid,
             blockHeight: nil,
             blockHash: nil,
             deltaSat: deltaSat,
             spends: facts?.outpoints
         )
+        tx.facts = facts?.kept
         state.txs[txid] = tx
         if var summary = state.summary {
             summary.unconfirmedBalanceSat = summary.unconfirmedBalanceSat.map { $0 + deltaSat }

@@ -156,13 +156,14 @@ public enum AddressReducer {
                         spends: item.facts?.outpoints ?? known.spends
                     )
                 } else if known == nil {
-                    let tx = AddressState.TrackedTx(
+                    var tx = AddressState.TrackedTx(
                         txid: item.txid,
                         blockHeight: nil,
                         blockHash: nil,
                         deltaSat: item.deltaSat,
                         spends: item.facts?.outpoints
                     )
+                    tx.facts = item.facts?.kept
                     state.txs[item.txid] = tx
                     events.append(
                         unconfirmed(tx, facts: item.facts, balance: observation.summary.balanceSat, context: context)

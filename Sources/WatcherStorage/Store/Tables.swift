@@ -6,7 +6,7 @@ struct Tables: Sendable {
     ]
     /// Tables a store written before wallets lacks: a read-only open of such a store reads them as empty (the next
     /// read-write open creates them).
-    static let optionalNames = ["wallets", "walletscripts", "walletissued"]
+    static let optionalNames = ["wallets", "walletscripts", "walletissued", "requests", "requestorders"]
 
     let meta: Database
     let tips: Database
@@ -25,6 +25,10 @@ struct Tables: Sendable {
     let walletScripts: Database?
     /// Addresses handed out by `watcher wallets next`.
     let walletIssued: Database?
+    /// Payment requests (`PaymentRequest`), by chain and id.
+    let requests: Database?
+    /// A request's id by chain, wallet and order id: creating again with an order id finds it.
+    let requestOrders: Database?
 
     init(_ dbs: [String: Database]) {
         func db(_ name: String) -> Database {
@@ -45,6 +49,8 @@ struct Tables: Sendable {
         wallets = dbs["wallets"]
         walletScripts = dbs["walletscripts"]
         walletIssued = dbs["walletissued"]
+        requests = dbs["requests"]
+        requestOrders = dbs["requestorders"]
     }
 }
 

@@ -1,0 +1,117 @@
+import Foundation
+import WatcherCore
+import WatcherJSON
+
+/// The `requests` block of a `wallet` watch: the terms its payment requests follow (`docs/requests.md`). A wallet
+/// takes requests only with the block (`"requests": {}` for the defaults).
+extension WatchFieldsReader {
+    mutating func readRequests(_ reader: ObjectReader, wanted: Bool) {
+        guard wanted, reader.has("requests") else {
+            _ = reader.raw("requests", type: "object", doc: Self.requestsDoc)
+            return
+        }
+        let block = reader.object("requests", doc: Self.requestsDoc)
+        guard block.isPresent else { return }
+        var terms = RequestTerms()
+        let whole = { (duration: Duration?) in duration.map { Int($0.components.seconds) } }
+        terms.expiresSeconds =
+            whole(
+                block.duration(
+                    "expires",
+                    default: .seconds(900),
+                    minimum: .seconds(60),
+                    doc: "How long a request is open for payment."
+                )
+            ) ?? 900
+        terms.settleAfterSeconds =
+            whole(
+                block.duration(
+                    "settleBy",
+                    default: .seconds(86_400),
+                    doc: "How long after expiry a paid request may take to settle before it is invalid."
+                )
+            ) ?? 86_400
+        terms.confirmations = block.int(
+            "confirmations",
+            default: 1,
+            range: 1...1_000,
+            doc: "Confirmations, counted from the tip, that settle a payment."
+        )
+        let tolerance = block.object("tolerance", doc: "Underpayment accepted: percent and/or sat (the larger).")
+        terms.tolerancePercent =
+            tolerance.decimal("percent", greaterThan: -1, atMost: 100, doc: "Percent of the amount due.") ?? 0
+        terms.toleranceSat = Int64(
+            tolerance.int("sat", default: 0, range: 0...100_000_000, doc: "Sat below the amount due.")
+        )
+        tolerance.finish()
+        if tolerance.isPresent { block.show("tolerance", tolerance.resolvedJSON) }
+        terms.zeroConf = readZeroConf(block)
+        terms.late = readLate(block)
+        let rate = block.object("rate", doc: "The price quote of a fiat request.")
+        terms.maxRateAgeSeconds =
+            whole(rate.duration("maxAge", default: .seconds(600), minimum: .seconds(1), doc: "The oldest price used."))
+            ?? 600
+        rate.finish()
+        block.show("rate", rate.resolvedJSON)
+        terms.gapWarn = block.int(
+            "gapWarn",
+            default: 20,
+            range: 1...100_000,
+            doc: "Consecutive unpaid request addresses past which check and the log warn (what other wallets scan)."
+        )
+        block.finish()
+        reader.show("requests", block.resolvedJSON)
+        requests = terms
+    }
+
+    private func readZeroConf(_ block: ObjectReader) -> RequestTerms.ZeroConf? {
+        guard block.has("zeroConf") else {
+            _ = block.raw("zeroConf", type: "object", doc: Self.zeroConfDoc)
+            return nil
+        }
+        let reader = block.object("zeroConf", doc: Self.zeroConfDoc)
+        let maxSat = reader.int(
+            "maxSat",
+            range: 1...2_100_000_000_000_000,
+            required: reader.isPresent,
+            doc: "The largest amount due settled unconfirmed."
+        )
+        let allowRbf = reader.bool("allowRbf", default: false, doc: "Whether a payment signalling RBF may settle.")
+        let inputs = reader.int(
+            "maxUnconfirmedInputs",
+            default: 0,
+            range: 0...10_000,
+            doc: "The most inputs spending unconfirmed outputs."
+        )
+        let feeRate = reader.decimal("minFeeRate", greaterThan: 0, doc: "The lowest fee rate in sat/vB.")
+        reader.finish()
+        block.show("zeroConf", reader.resolvedJSON)
+        guard let maxSat else { return nil }
+        return .init(maxSat: Int64(maxSat), allowRbf: allowRbf, maxUnconfirmedInputs: inputs, minFeeRate: feeRate)
+    }
+
+    private func readLate(_ block: ObjectReader) -> RequestTerms.Late {
+        let reader = block.object("late", doc: "Payments that make a request whole after expiry.")
+        let accept = reader.bool("accept", default: false, doc: "Settle such a request by rule.")
+        let within = reader.duration(
+            "within",
+            default: .seconds(86_400),
+            doc: "How long after expiry such a payment is accepted."
+        )
+        let drift =
+            reader.decimal(
+                "maxRateDriftPercent",
+                greaterThan: -1,
+                atMost: 100,
+                doc: "For a fiat request, the most the price may have moved since the quote."
+            ) ?? 2
+        reader.finish()
+        block.show("late", reader.resolvedJSON)
+        return .init(accept: accept, withinSeconds: Int(within.components.seconds), maxRateDriftPercent: drift)
+    }
+
+    static let requestsDoc =
+        "Payment requests on this wallet (wallet watches): expires, settleBy, confirmations, tolerance, zeroConf, "
+        + "late, rate, gapWarn; {} for the defaults."
+    static let zeroConfDoc = "When an unconfirmed payment settles: maxSat, allowRbf, maxUnconfirmedInputs, minFeeRate."
+}

@@ -1,0 +1,116 @@
+import Foundation
+import WatcherCore
+import WatcherJSON
+
+/// The decisions of a payment request: which payments to its address count, and its status, from the address's
+/// followed transactions, the tip and the time. Pure: `reduce(request, facts, now) -> (request, events)`; the
+/// engine's request job reads the facts from the store and commits the request with its events in one write
+/// transaction, so a restart neither loses nor repeats one (`docs/requests.md`).
+public enum RequestReducer {
+    /// What the store knows of a request's address.
+    public struct Facts: Sendable {
+        /// The tip's height, `nil` before the first block.
+        public var tipHeight: Int?
+        /// The address's followed transactions, `nil` while the engine has not observed the address yet (then
+        /// nothing is taken as gone).
+        public var txs: [AddressState.TrackedTx]?
+        /// For a fiat request, the price of one bitcoin in its currency now (the late-payment drift rule).
+        public var rateNow: Decimal?
+
+        /// Creates facts.
+        public init(tipHeight: Int?, txs: [AddressState.TrackedTx]?, rateNow: Decimal? = nil) {
+            self.tipHeight = tipHeight
+            self.txs = txs
+            self.rateNow = rateNow
+        }
+    }
+
+    /// Brings `request` up to date with `facts` at `now`. Every event carries the request as it stands after the
+    /// whole step (its status, `paidSat`, its payments).
+    public static func reduce(_ request: PaymentRequest, facts: Facts, now: Date, events builder: EventBuilder)
+        -> (PaymentRequest, [NewEvent])
+    {
+        var request = request
+        var pending: [RequestEvents.Pending] = []
+        if let txs = facts.txs {
+            pending += count(txs, into: &request, now: now)
+            pending += replaced(txs, in: &request)
+        }
+        let verdict = RequestStatusRule.evaluate(request, tipHeight: facts.tipHeight, rateNow: facts.rateNow, now: now)
+        request.policy = verdict.policy
+        if verdict.status != request.status || verdict.late != request.late {
+            let before = request.status
+            request.status = verdict.status
+            request.late = verdict.late
+            request.revision += 1
+            if let kind = RequestEvents.Kind(status: verdict.status, before: before, late: verdict.late) {
+                pending.append(.init(kind: kind, fact: [verdict.status.rawValue, "\(request.revision)"]))
+            }
+        }
+        let events = pending.map { RequestEvents.make($0, request, tipHeight: facts.tipHeight, builder: builder) }
+        return (request, events)
+    }
+
+    /// Adds the address's new incoming transactions as payments and follows the known ones into their blocks.
+    static func count(_ txs: [AddressState.TrackedTx], into request: inout PaymentRequest, now: Date)
+        -> [RequestEvents.Pending]
+    {
+        var pending: [RequestEvents.Pending] = []
+        for tx in txs.sorted(by: { ($0.blockHeight ?? .max, $0.txid) < ($1.blockHeight ?? .max, $1.txid) })
+        where tx.deltaSat > 0 {
+            if let index = request.payments.firstIndex(where: { $0.txid == tx.txid }) {
+                request.payments[index].blockHeight = tx.blockHeight
+                request.payments[index].blockHash = tx.blockHash
+                request.payments[index].spends = request.payments[index].spends ?? tx.spends
+                request.payments[index].facts = request.payments[index].facts ?? tx.facts
+                if request.payments[index].state == .replaced {
+                    request.payments[index].state = .counted
+                    request.payments[index].replacedBy = nil
+                }
+                continue
+            }
+            let payment = RequestPayment(
+                txid: tx.txid,
+                sat: tx.deltaSat,
+                blockHeight: tx.blockHeight,
+                blockHash: tx.blockHash,
+                firstSeenAt: now,
+                facts: tx.facts,
+                spends: tx.spends
+            )
+            request.payments.append(payment)
+            pending.append(.init(kind: .paymentSeen, fact: [tx.txid], payment: tx.txid))
+        }
+        return pending
+    }
+
+    /// Payments that left the address's followed transactions: replaced (named when another followed transaction
+    /// spends one of the same outputs) or dropped. They stop counting.
+    static func replaced(_ txs: [AddressState.TrackedTx], in request: inout PaymentRequest) -> [RequestEvents.Pending] {
+        let present = Set(txs.map(\.txid))
+        var pending: [RequestEvents.Pending] = []
+        for index in request.payments.indices
+        where request.payments[index].state == .counted && !present.contains(request.payments[index].txid) {
+            let gone = request.payments[index]
+            let spent = Set(gone.spends ?? [])
+            let replacement = txs.first { tx in
+                tx.txid != gone.txid && (tx.spends ?? []).contains { spent.contains($0) }
+            }
+            request.payments[index].state = .replaced
+            request.payments[index].replacedBy = replacement?.txid
+            request.revision += 1
+            pending.append(
+                .init(
+                    kind: .paymentReplaced,
+                    fact: [gone.txid, "\(request.revision)"],
+                    payment: gone.txid,
+                    extra: [
+                        .init("replacedBy", .optional(replacement?.txid)),
+                        .init("stillPays", .bool((replacement?.deltaSat ?? 0) > 0)),
+                    ]
+                )
+            )
+        }
+        return pending
+    }
+}
