@@ -147,6 +147,7 @@ let package = Package(
                 "WatcherBitcoin",
                 "WatcherCore",
                 "WatcherConfiguration",
+                "WatcherRules",
                 "WatcherObservability",
                 "WatcherStorage",
                 .crypto,

@@ -29,6 +29,7 @@ struct APIRoutes: Sendable {
         router.post("api/wallets/:id/next") { request, context in
             await self.nextAddress(request, context.parameters.get("id") ?? "")
         }
+        RequestRoutes(data: data, writes: writes).add(to: router)
         router.get("api/prices") { _, _ in try Self.json(.array(self.data.prices().map(\.json))) }
         router.get("api/events") { request, _ in try self.events(request) }
         router.get("api/events/stream") { request, context in

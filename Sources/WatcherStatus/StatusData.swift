@@ -2,6 +2,7 @@ import Foundation
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
+import WatcherRules
 import WatcherStorage
 
 /// What the JSON API and the web UI show, read from the store (one definition for both).
@@ -48,6 +49,20 @@ struct StatusData: Sendable {
     /// Exactly the wallets of `watcher wallets list`: the config's, with what the store knows.
     func wallets() throws -> [WalletViews.Wallet] {
         try WalletViews.read(sources.store, watches: watches)
+    }
+
+    /// Every payment request of the wallets that take them, oldest first, and each chain's tip height.
+    func requests() throws -> ([PaymentRequest], [String: Int]) {
+        let chains = Set(watches.filter { $0.kind == .wallet && $0.requests != nil }.map(\.chain)).sorted()
+        return try sources.store.read { txn in
+            var requests: [PaymentRequest] = []
+            var tips: [String: Int] = [:]
+            for chain in chains {
+                requests += try txn.requests(chain: chain)
+                tips[chain] = try txn.tip(chain: chain)?.height
+            }
+            return (requests.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, tips)
+        }
     }
 
     func blocks(limit: Int = 20) throws -> [BlockHeader] {

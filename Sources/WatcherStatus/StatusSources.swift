@@ -3,6 +3,7 @@ import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
 import WatcherObservability
+import WatcherRules
 import WatcherStorage
 
 extension StatusServer {
@@ -39,6 +40,38 @@ extension StatusServer {
         /// `POST /api/wallets/{id}/next`: hands out the wallet's next receive address, answering
         /// `{"wallet", "branch", "index", "address", "uri"}`; `nil`: refused.
         public var nextWalletAddress: (@Sendable (_ wallet: String, _ label: String?) async throws -> JSONValue)?
+        /// The payment requests' writes (`POST /api/requests`, `…/cancel`, `…/mark`); `nil`: refused.
+        public var requestWrites: RequestWrites?
+
+        /// The writes of payment requests, done by the daemon (it owns the wallets and the event log). Each throws
+        /// ``RequestOrder/Refusal``, ``RequestActions/Refusal`` or ``RequestActions/NotFound`` for the user's
+        /// mistakes.
+        public struct RequestWrites: Sendable {
+            /// Creates a request (or finds the order id's), answering it with whether it is new and the gap advice.
+            public var create:
+                @Sendable (RequestOrder) async throws -> (request: JSONValue, isNew: Bool, warning: String?)
+            /// Cancels a request.
+            public var cancel: @Sendable (_ id: String, _ note: String?) async throws -> JSONValue
+            /// Marks a request settled or invalid.
+            public var mark:
+                @Sendable (_ id: String, _ status: PaymentRequest.Status, _ note: String?) async throws -> JSONValue
+
+            /// Creates the writes.
+            public init(
+                create:
+                    @escaping @Sendable (RequestOrder) async throws -> (
+                        request: JSONValue, isNew: Bool, warning: String?
+                    ),
+                cancel: @escaping @Sendable (_ id: String, _ note: String?) async throws -> JSONValue,
+                mark:
+                    @escaping @Sendable (_ id: String, _ status: PaymentRequest.Status, _ note: String?) async throws ->
+                    JSONValue
+            ) {
+                self.create = create
+                self.cancel = cancel
+                self.mark = mark
+            }
+        }
 
         /// Creates the sources.
         public init(

@@ -6,6 +6,7 @@ import UnixSignals
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
+import WatcherEventLog
 import WatcherHTTP
 import WatcherObservability
 import WatcherStatus
@@ -126,7 +127,13 @@ struct Daemon {
                 config: { live.config },
                 metrics: metrics
             )
-            var sources = statusSources(store: store, live: live, board: runtime.board, registry: registry) {
+            var sources = statusSources(
+                store: store,
+                live: live,
+                board: runtime.board,
+                registry: registry,
+                signal: runtime.factory.signal
+            ) {
                 collector.collect()
             }
             sources.lastReload = { record.json() }
@@ -225,6 +232,7 @@ extension Daemon {
         live: LiveState,
         board: ProviderHealthBoard,
         registry: PrometheusCollectorRegistry,
+        signal: LogSignal,
         beforeScrape: @escaping @Sendable () -> Void
     ) -> StatusServer.Sources {
         var sources = StatusServer.Sources(
@@ -255,6 +263,7 @@ extension Daemon {
             else { throw CommandFailure.usage("no wallet \(id)") }
             return try await WalletIssuer.next(wallet, chain: watch.chain, label: label, store: store).json
         }
+        sources.requestWrites = RequestWritesSource.make(live: live, store: store, signal: signal)
         return sources
     }
 }

@@ -19,7 +19,7 @@ extension WatchFieldsReader {
                 block.duration(
                     "expires",
                     default: .seconds(900),
-                    minimum: .seconds(60),
+                    minimum: .seconds(1),
                     doc: "How long a request is open for payment."
                 )
             ) ?? 900

@@ -55,6 +55,27 @@ public struct AddressState: Sendable, Hashable, Codable {
     public var since: Int?
     /// Where the address sits in a followed wallet, for a wallet's address; `nil` for addresses followed one by one.
     public var wallet: WalletAddressRef?
+    /// Transactions that left the address replaced, with the transaction a provider named as their replacement
+    /// (the newest ``keptReplacements``), oldest first: a payment request names the replacement of a payment even
+    /// when the replacement does not touch the address. Absent from records stored before.
+    public var replacements: [Replacement]?
+
+    /// A transaction replaced, and by what.
+    public struct Replacement: Sendable, Hashable, Codable {
+        /// The transaction that left.
+        public var txid: String
+        /// The one that spends the same outputs.
+        public var replacedBy: String
+
+        /// Creates a record.
+        public init(txid: String, replacedBy: String) {
+            self.txid = txid
+            self.replacedBy = replacedBy
+        }
+    }
+
+    /// Most replacements remembered per address.
+    public static let keptReplacements = 50
 
     /// Creates an empty state.
     public init(chain: String, address: String, summary: AddressSummary? = nil, txs: [String: TrackedTx] = [:]) {

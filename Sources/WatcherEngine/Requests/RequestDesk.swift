@@ -138,13 +138,6 @@ package enum RequestDesk {
         }
     }
 
-    /// A request that is not there.
-    package struct NotFound: Error, Sendable, CustomStringConvertible {
-        /// The id asked for.
-        package var id: String
-        package var description: String { "no request \"\(id)\"" }
-    }
-
     private static func change(
         id: String,
         chain: String,
@@ -152,7 +145,7 @@ package enum RequestDesk {
         _ body: @escaping @Sendable (PaymentRequest, Int?) throws -> (PaymentRequest, [NewEvent])
     ) async throws -> PaymentRequest {
         let (request, appended) = try await log.store.write(.commit) { txn -> (PaymentRequest, Bool) in
-            guard let request = try txn.request(chain: chain, id: id) else { throw NotFound(id: id) }
+            guard let request = try txn.request(chain: chain, id: id) else { throw RequestActions.NotFound(id: id) }
             let (changed, events) = try body(request, try txn.tip(chain: chain)?.height)
             try txn.putRequest(changed)
             var appended = false

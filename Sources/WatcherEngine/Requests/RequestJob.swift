@@ -48,7 +48,7 @@ struct RequestJob: Sendable {
             for request in try txn.requests(chain: chain) where Self.isFollowed(request, tip: tip, now: now) {
                 let state = try txn.addressState(chain: chain, address: request.address)
                 let rate = try request.fiat.flatMap { try txn.price(currency: $0.currency)?.price }
-                let facts = RequestReducer.Facts(tipHeight: tip, txs: state.map { Array($0.txs.values) }, rateNow: rate)
+                let facts = RequestReducer.Facts(tipHeight: tip, state: state, rateNow: rate)
                 let (after, events) = RequestReducer.reduce(request, facts: facts, now: now, events: builder)
                 if after != request { steps.append((request, after, events)) }
                 if let next = Self.nextDeadline(after, after: now) { deadline = min(deadline, next) }

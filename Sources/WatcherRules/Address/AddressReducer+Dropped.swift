@@ -22,6 +22,7 @@ extension AddressReducer {
         }
         state.updatedAt = context.now
         let replacement = replacement(of: tx, history: nil, spends: spends)
+        remember(replacement, of: txid, in: &state)
         var events = [replaced(tx, replacement, balance: state.summary?.balanceSat, context: context)]
         events += balanceChanges(events, before: before, after: state, context: context)
         return (state, events)

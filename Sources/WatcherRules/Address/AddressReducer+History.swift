@@ -98,6 +98,7 @@ extension AddressReducer {
             case .some(.none), .none:
                 state.txs[txid] = nil
                 let replacement = replacement(of: tx, history: history, spends: observation.spends)
+                remember(replacement, of: txid, in: &state)
                 events.append(
                     replaced(tx, replacement, balance: observation.summary.balanceSat, context: context)
                 )
@@ -140,6 +141,7 @@ extension AddressReducer {
             if case .some(.none) = lookup {
                 state.txs[txid] = nil
                 let replacement = replacement(of: tx, history: history, spends: observation.spends)
+                remember(replacement, of: txid, in: &state)
                 events.append(replaced(tx, replacement, balance: balance, context: context))
             } else {
                 state.txs[txid] = AddressState.TrackedTx(

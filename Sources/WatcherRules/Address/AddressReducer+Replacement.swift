@@ -122,4 +122,13 @@ extension AddressReducer {
             .init("replacementDeltaSat", replacement.followedDeltaSat.map(JSONValue.sats) ?? .null),
         ]
     }
+
+    /// Remembers what replaced `txid` on the address, when a provider named it.
+    static func remember(_ replacement: Replacement, of txid: String, in state: inout AddressState) {
+        guard let by = replacement.replacedBy else { return }
+        var kept = state.replacements ?? []
+        kept.removeAll { $0.txid == txid }
+        kept.append(.init(txid: txid, replacedBy: by))
+        state.replacements = Array(kept.suffix(AddressState.keptReplacements))
+    }
 }

@@ -11,6 +11,17 @@ public enum RequestActions {
         public var description: String
     }
 
+    /// A request that is not there.
+    public struct NotFound: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The id asked for.
+        public var id: String
+
+        /// Creates the error.
+        public init(id: String) { self.id = id }
+
+        public var description: String { "no request \"\(id)\"" }
+    }
+
     /// Cancels `request`: only while nothing counts towards it. It is still followed, and a payment to it is
     /// still announced (`request.payment.seen`).
     public static func cancel(_ request: PaymentRequest, note: String?, builder: EventBuilder) throws(Refusal)

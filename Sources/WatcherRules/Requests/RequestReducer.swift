@@ -16,12 +16,33 @@ public enum RequestReducer {
         public var txs: [AddressState.TrackedTx]?
         /// For a fiat request, the price of one bitcoin in its currency now (the late-payment drift rule).
         public var rateNow: Decimal?
+        /// What replaced transactions that left the address, where a provider named it.
+        public var replacedBy: [String: String]
 
         /// Creates facts.
-        public init(tipHeight: Int?, txs: [AddressState.TrackedTx]?, rateNow: Decimal? = nil) {
+        public init(
+            tipHeight: Int?,
+            txs: [AddressState.TrackedTx]?,
+            rateNow: Decimal? = nil,
+            replacedBy: [String: String] = [:]
+        ) {
             self.tipHeight = tipHeight
             self.txs = txs
             self.rateNow = rateNow
+            self.replacedBy = replacedBy
+        }
+
+        /// The facts of an address's stored state.
+        public init(tipHeight: Int?, state: AddressState?, rateNow: Decimal? = nil) {
+            self.init(
+                tipHeight: tipHeight,
+                txs: state.map { Array($0.txs.values) },
+                rateNow: rateNow,
+                replacedBy: Dictionary(
+                    (state?.replacements ?? []).map { ($0.txid, $0.replacedBy) },
+                    uniquingKeysWith: { _, last in last }
+                )
+            )
         }
     }
 
@@ -34,7 +55,7 @@ public enum RequestReducer {
         var pending: [RequestEvents.Pending] = []
         if let txs = facts.txs {
             pending += count(txs, into: &request, now: now)
-            pending += replaced(txs, in: &request)
+            pending += replaced(txs, named: facts.replacedBy, in: &request)
         }
         let verdict = RequestStatusRule.evaluate(request, tipHeight: facts.tipHeight, rateNow: facts.rateNow, now: now)
         request.policy = verdict.policy
@@ -86,18 +107,24 @@ public enum RequestReducer {
 
     /// Payments that left the address's followed transactions: replaced (named when another followed transaction
     /// spends one of the same outputs) or dropped. They stop counting.
-    static func replaced(_ txs: [AddressState.TrackedTx], in request: inout PaymentRequest) -> [RequestEvents.Pending] {
+    static func replaced(
+        _ txs: [AddressState.TrackedTx],
+        named: [String: String],
+        in request: inout PaymentRequest
+    ) -> [RequestEvents.Pending] {
         let present = Set(txs.map(\.txid))
         var pending: [RequestEvents.Pending] = []
         for index in request.payments.indices
         where request.payments[index].state == .counted && !present.contains(request.payments[index].txid) {
             let gone = request.payments[index]
             let spent = Set(gone.spends ?? [])
-            let replacement = txs.first { tx in
+            let spender = txs.first { tx in
                 tx.txid != gone.txid && (tx.spends ?? []).contains { spent.contains($0) }
             }
+            let replacedBy = spender?.txid ?? named[gone.txid]
+            let replacement = replacedBy.flatMap { txid in txs.first { $0.txid == txid } }
             request.payments[index].state = .replaced
-            request.payments[index].replacedBy = replacement?.txid
+            request.payments[index].replacedBy = replacedBy
             request.revision += 1
             pending.append(
                 .init(
@@ -105,7 +132,7 @@ public enum RequestReducer {
                     fact: [gone.txid, "\(request.revision)"],
                     payment: gone.txid,
                     extra: [
-                        .init("replacedBy", .optional(replacement?.txid)),
+                        .init("replacedBy", .optional(replacedBy)),
                         .init("stillPays", .bool((replacement?.deltaSat ?? 0) > 0)),
                     ]
                 )

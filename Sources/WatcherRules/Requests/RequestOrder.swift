@@ -3,49 +3,49 @@ import WatcherCore
 
 /// What a merchant asks for when creating a request (`watcher requests create`, `POST /api/requests`), checked
 /// before the store is opened: a refused order uses up no address.
-package struct RequestOrder: Sendable, Hashable {
+public struct RequestOrder: Sendable, Hashable {
     /// The amount: sat, or a fiat amount turned into sat at the stored price.
-    package enum Amount: Sendable, Hashable {
+    public enum Amount: Sendable, Hashable {
         case sat(Int64)
         case fiat(Decimal, currency: String)
     }
 
     /// A refusal naming the field.
-    package struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// The field (`sat`, `amount`, `currency`, `label`, `orderId`, `expires`, `wallet`).
-        package var field: String
+        public var field: String
         /// Why.
-        package var reason: String
+        public var reason: String
 
-        package init(_ field: String, _ reason: String) {
+        public init(_ field: String, _ reason: String) {
             self.field = field
             self.reason = reason
         }
 
-        package var description: String { "\(field): \(reason)" }
+        public var description: String { "\(field): \(reason)" }
     }
 
     /// The smallest amount a request may ask for, in sat: Bitcoin Core's dust limit for a P2PKH output (546), the
     /// most conservative of the output types (a smaller payment may not relay).
-    package static let dustSat: Int64 = 546
+    public static let dustSat: Int64 = 546
     /// The most characters of an order id.
-    package static let maxOrderIdCharacters = 100
+    public static let maxOrderIdCharacters = 100
     /// The currencies a price feed quotes (`docs/providers.md`).
-    package static let currencies: Set<String> = ["USD", "EUR", "GBP"]
+    public static let currencies: Set<String> = ["USD", "EUR", "GBP"]
 
     /// The wallet.
-    package var wallet: String
+    public var wallet: String
     /// The amount.
-    package var amount: Amount
+    public var amount: Amount
     /// The label (names the payee or the order in the URI).
-    package var label: String?
+    public var label: String?
     /// The merchant's order id.
-    package var orderId: String?
+    public var orderId: String?
     /// Overrides the wallet's `requests.expires`.
-    package var expires: Duration?
+    public var expires: Duration?
 
     /// Creates an order.
-    package init(wallet: String, amount: Amount, label: String? = nil, orderId: String? = nil, expires: Duration? = nil)
+    public init(wallet: String, amount: Amount, label: String? = nil, orderId: String? = nil, expires: Duration? = nil)
     {
         self.wallet = wallet
         self.amount = amount
@@ -55,8 +55,8 @@ package struct RequestOrder: Sendable, Hashable {
     }
 
     /// Refuses what no store can make right: a non-positive or dust amount, an unknown currency, an over-long label
-    /// or order id, an expiry under a minute.
-    package func validate() throws(Refusal) {
+    /// or order id, an expiry under a second or over a year.
+    public func validate() throws(Refusal) {
         switch amount {
         case .sat(let sat):
             guard sat > 0 else { throw Refusal("sat", "expected a positive amount of sat, got \(sat)") }
@@ -83,8 +83,8 @@ package struct RequestOrder: Sendable, Hashable {
                 )
             }
         }
-        if let expires, expires < .seconds(60) {
-            throw Refusal("expires", "expected at least 1m, got \(expires.configText)")
+        if let expires, expires < .seconds(1) || expires > .seconds(366 * 86_400) {
+            throw Refusal("expires", "expected from 1s to 366d, got \(expires.configText)")
         }
     }
 }
