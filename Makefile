@@ -75,7 +75,7 @@ run: deps
 # agree suites are here too: three providers must each answer within the 1 s rounds before anything is confirmed,
 # and in the parallel phase's start-up burst one such wait took longer than its 90 s deadline on CI (they take
 # 3 to 10 s alone, 35 to 50 s there on this machine with one core kept busy).
-WALL_CLOCK_TESTS := WallClockRateLimitTests JobPlanAccuracyTests BlockScanTests ZMQEngineTests AgreeCostTests ElectrumPushEngineTests ElectrumWatchShapeTests ElectrumBlockCostTests AgreeTests AgreedTipTests AgreeOmissionTests AgreeByProofTests AgreePushTests
+WALL_CLOCK_TESTS := WallClockRateLimitTests JobPlanAccuracyTests BlockScanTests ZMQEngineTests AgreeCostTests ElectrumPushEngineTests ElectrumWatchShapeTests ElectrumBlockCostTests AgreeTests AgreedTipTests AgreeOmissionTests AgreeByProofTests AgreePushTests RequestAgreeTests
 empty :=
 space := $(empty) $(empty)
 WALL_CLOCK_REGEX := $(subst $(space),|,$(strip $(WALL_CLOCK_TESTS)))

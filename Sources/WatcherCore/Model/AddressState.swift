@@ -21,6 +21,8 @@ public struct AddressState: Sendable, Hashable, Codable {
         /// its inputs' outpoints and parents: what a payment request's zero-conf policy reads. Absent from records
         /// stored before, and for transactions first seen confirmed.
         public var facts: TxFacts?
+        /// Under `agree`, the providers that held its confirmation in its block when it was confirmed.
+        public var verifiedBy: [String]?
 
         /// Creates a tracked transaction.
         public init(

@@ -232,6 +232,7 @@ struct AddressDriver: Sendable {
             if let trust = checked {
                 // A withheld confirmation is read again next round, even when the summary stands still.
                 if !trust.withheld.isEmpty { next.summary?.txCount = nil }
+                trust.stamp(&next)
                 events = trust.decorate(events)
             }
             try txn.putAddressState(next)

@@ -18,6 +18,14 @@ struct VerifiedHistory: Sendable {
     /// The provider whose history it is (`data.seenBy` of mempool events).
     var source: String?
 
+    /// Records on `state` which providers held each agreed confirmation (what a payment request's `verifiedBy`
+    /// names).
+    func stamp(_ state: inout AddressState) {
+        for (txid, by) in verifiedBy where state.txs[txid]?.blockHeight != nil {
+            state.txs[txid]?.verifiedBy = by
+        }
+    }
+
     /// `events` with `data.verifiedBy` on confirmations and `data.seenBy` on mempool payments, and the
     /// disagreements after them.
     func decorate(_ reduced: [NewEvent]) -> [NewEvent] {

@@ -180,6 +180,7 @@ struct WalletDriver: Sendable {
                 var (next, emitted) = AddressReducer.observe(address, observation, context: reducerContext)
                 // A withheld confirmation is read again next round, even when the summary stands still.
                 if item.trust?.withheld.isEmpty == false { next.summary?.txCount = nil }
+                item.trust?.stamp(&next)
                 if next != stored { try txn.putAddressState(next) }
                 try wallets.record(item.target.ref, before: stored, after: next, events: emitted)
                 events += item.trust?.decorate(emitted) ?? emitted

@@ -94,6 +94,7 @@ public enum RequestEvents {
             .init("settleBy", .string(ISO8601Time.stringWithMilliseconds(request.settleBy))),
             .init("payments", .array(request.payments.map { json($0, tipHeight: tipHeight) })),
             .init("policy", .optional(request.policy)),
+            .init("verifiedBy", .array(request.verifiedBy.map(JSONValue.string))),
             .init("confirmationsRequired", .integer(request.terms.confirmations)),
             .init("note", .optional(request.note)),
         ]
@@ -111,6 +112,7 @@ public enum RequestEvents {
             .init("blockHash", .optional(payment.blockHash)),
             .init("firstSeenAt", .string(ISO8601Time.stringWithMilliseconds(payment.firstSeenAt))),
             .init("replacedBy", .optional(payment.replacedBy)),
+            .init("verifiedBy", payment.verifiedBy.map { .array($0.map(JSONValue.string)) } ?? .null),
             .init("feeRate", .optional(facts?.feeRate)),
             .init("feeSat", .integer(facts?.feeSat)),
             .init("vsize", .integer(facts?.vsize)),

@@ -84,13 +84,14 @@ public enum RequestReducer {
                 request.payments[index].blockHash = tx.blockHash
                 request.payments[index].spends = request.payments[index].spends ?? tx.spends
                 request.payments[index].facts = request.payments[index].facts ?? tx.facts
+                request.payments[index].verifiedBy = tx.blockHeight == nil ? nil : tx.verifiedBy
                 if request.payments[index].state == .replaced {
                     request.payments[index].state = .counted
                     request.payments[index].replacedBy = nil
                 }
                 continue
             }
-            let payment = RequestPayment(
+            var payment = RequestPayment(
                 txid: tx.txid,
                 sat: tx.deltaSat,
                 blockHeight: tx.blockHeight,
@@ -99,6 +100,7 @@ public enum RequestReducer {
                 facts: tx.facts,
                 spends: tx.spends
             )
+            payment.verifiedBy = tx.verifiedBy
             request.payments.append(payment)
             pending.append(.init(kind: .paymentSeen, fact: [tx.txid], payment: tx.txid))
         }

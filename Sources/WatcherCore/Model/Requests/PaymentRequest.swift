@@ -119,6 +119,11 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
 
     /// Whether more than the amount due was paid.
     public var overpaid: Bool { overpaidSat > 0 }
+
+    /// Under `agree`, the providers that held the confirmations of the counted payments.
+    public var verifiedBy: [String] {
+        Array(Set(payments.filter { $0.state == .counted }.flatMap { $0.verifiedBy ?? [] })).sorted()
+    }
 }
 
 /// One payment to a request's address.
@@ -149,6 +154,8 @@ public struct RequestPayment: Sendable, Hashable, Codable {
     public var facts: TxFacts?
     /// The outputs its inputs spend, to name its replacement.
     public var spends: [TxOutpoint]?
+    /// Under `agree`, the providers that held its confirmation.
+    public var verifiedBy: [String]?
 
     /// Creates a payment.
     public init(
