@@ -12,18 +12,20 @@ export WATCHER_PYTHON := $(PYTHON)
 # Every package comes from Debian's apt (no pip: Debian 12's Python refuses it, PEP 668). Each has a cheap test of
 # whether it is there already, and the test decides, not dpkg: a PostgreSQL of another repository, a library built
 # by hand or a PYTHON that imports the module counts. pkg-config is there for the three tests that ask it.
-# Build: LMDB (the store), libsecp256k1 (key derivation) and libzmq (ZMQ).
-BUILD_PACKAGES := pkg-config liblmdb-dev libsecp256k1-dev libzmq3-dev
+# Build: LMDB (the store), libsecp256k1 (key derivation), libzmq (ZMQ) and libqrencode (payment requests' QR codes).
+BUILD_PACKAGES := pkg-config liblmdb-dev libsecp256k1-dev libzmq3-dev libqrencode-dev
 # Tests: /metrics is checked with Prometheus' reference text parser (prometheus_client), the postgres sink tests
 # start a throwaway PostgreSQL cluster (initdb, pg_ctl), the web UI's browser tests drive chromium through
 # chromium-driver with Selenium, the API is checked against docs/openapi.yaml with jsonschema and yaml, and
-# scripts/derive-check.py re-derives wallet addresses over python-ecdsa's secp256k1 arithmetic.
+# scripts/derive-check.py re-derives wallet addresses over python-ecdsa's secp256k1 arithmetic, and a payment
+# request's QR code is decoded back with zbar's zbarimg.
 TEST_PACKAGES := postgresql chromium chromium-driver python3-prometheus-client python3-selenium python3-jsonschema \
-	python3-yaml python3-ecdsa
+	python3-yaml python3-ecdsa zbar-tools
 present.pkg-config = command -v pkg-config
 present.liblmdb-dev = pkg-config --exists lmdb
 present.libsecp256k1-dev = pkg-config --exists libsecp256k1
 present.libzmq3-dev = pkg-config --exists libzmq
+present.libqrencode-dev = pkg-config --exists libqrencode
 present.postgresql = ls /usr/lib/postgresql/*/bin/initdb
 present.chromium = command -v chromium
 present.chromium-driver = command -v chromedriver
@@ -32,6 +34,7 @@ present.python3-selenium = $(PYTHON) -c "import selenium"
 present.python3-jsonschema = $(PYTHON) -c "import jsonschema"
 present.python3-yaml = $(PYTHON) -c "import yaml"
 present.python3-ecdsa = $(PYTHON) -c "import ecdsa"
+present.zbar-tools = command -v zbarimg
 # Packaging (`make package`, `make package-test`): Debian's own tools, not needed to build or test.
 PACKAGE_PACKAGES := dpkg-dev binutils lintian systemd
 PACKAGE_TEST_PACKAGES := debootstrap

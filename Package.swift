@@ -71,6 +71,12 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // libqrencode (Debian's libqrencode-dev): the QR codes of payment requests, behind WatcherQR's QRCode.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         // Bitcoin primitives: addresses (Base58Check, Bech32/m), `bitcoin:` URIs, hex, raw transactions and headers,
         // extended public keys and output descriptors (BIP32, SLIP-132, BIP380-389), RIPEMD-160.
         library("WatcherBitcoin", ["CSecp256k1", .crypto]),
@@ -93,6 +99,8 @@ let package = Package(
         library("WatcherEventLog", ["WatcherCore", "WatcherStorage"]),
         // ZMQ as a hint: a SUB socket on its own thread (bitcoind's hashblock/sequence), and the simnet's PUB.
         library("WatcherZMQ", ["CZMQ"]),
+        // QR codes (libqrencode) as SVG and PNG: a payment request's bitcoin: URI on its web page.
+        library("WatcherQR", ["CQRencode"]),
         library(
             "WatcherHTTP",
             [
@@ -148,6 +156,7 @@ let package = Package(
                 "WatcherCore",
                 "WatcherConfiguration",
                 "WatcherRules",
+                "WatcherQR",
                 "WatcherObservability",
                 "WatcherStorage",
                 .crypto,

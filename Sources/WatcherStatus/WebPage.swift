@@ -1,4 +1,4 @@
-/// The page at `/`: five tabs (Blocks, Accounts, Wallets, Prices, Events), the first two filled on the server; the
+/// The page at `/`: six tabs (Blocks, Accounts, Wallets, Requests, Prices, Events), the first two filled on the server; the
 /// script (``WebScript``) switches tabs, opens details, adds and removes accounts, hands out wallet addresses and
 /// follows the event stream.
 enum WebPage {
@@ -21,6 +21,7 @@ enum WebPage {
             <button type="button" role="tab" id="tab-blocks" data-tab="blocks" aria-selected="true">Blocks</button>
             <button type="button" role="tab" id="tab-accounts" data-tab="accounts">Accounts</button>
             <button type="button" role="tab" id="tab-wallets" data-tab="wallets">Wallets</button>
+            <button type="button" role="tab" id="tab-requests" data-tab="requests">Requests</button>
             <button type="button" role="tab" id="tab-prices" data-tab="prices">Prices</button>
             <button type="button" role="tab" id="tab-events" data-tab="events">Events</button>
             </nav>
@@ -61,6 +62,13 @@ enum WebPage {
             <div id="wallet-details" class="details" hidden></div>
             </div>
             </section>
+            <section id="panel-requests" class="panel" role="tabpanel" hidden>
+            <h2>Payment requests</h2>
+            <div class="columns">
+            <div id="requests-list" data-src="/ui/requests"></div>
+            <div id="request-details" class="details" hidden></div>
+            </div>
+            </section>
             <section id="panel-prices" class="panel" role="tabpanel" hidden>
             <h2>Prices</h2>
             <div id="prices-list" data-src="/ui/prices"></div>
@@ -98,8 +106,11 @@ enum WebPage {
         table { border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
         th, td { text-align: left; padding: 6px 12px; border-bottom: 1px solid var(--line); white-space: nowrap; }
         th { font-weight: 600; color: var(--muted); font-size: 12px; }
-        tr.block-row, tr.account-row, tr.wallet-row { cursor: pointer; }
-        tr.block-row:hover, tr.account-row:hover, tr.wallet-row:hover, tr.selected { background: #fff6eb; }
+        tr.block-row, tr.account-row, tr.wallet-row, tr.request-row { cursor: pointer; }
+        tr.block-row:hover, tr.account-row:hover, tr.wallet-row:hover, tr.request-row:hover, tr.selected {
+          background: #fff6eb; }
+        .request-page { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
+        .status-settled { color: #067647; } .status-expired, .status-invalid, .status-reverted { color: #b42318; }
         .details, .card { background: #fff; border: 1px solid var(--line); padding: 12px 16px; min-width: 320px;
           max-width: 100%; overflow-x: auto; }
         .card { margin: 12px 0; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: end; }

@@ -4,6 +4,8 @@ import Hummingbird
 import NIOCore
 import WatcherConfiguration
 import WatcherCore
+import WatcherJSON
+import WatcherQR
 
 /// The web UI: the page at `/`, its script and style, and the HTML fragments it loads (`/ui/*`). Served by the
 /// binary itself: no CDN, nothing fetched from elsewhere, so it works offline.
@@ -22,6 +24,12 @@ struct WebRoutes: Sendable {
         }
         router.get("ui/wallets") { _, _ in try Self.html(WebFragments.wallets(self.data.wallets())) }
         router.get("ui/wallets/:id") { _, context in try Self.html(self.wallet(context.parameters.get("id") ?? "")) }
+        router.get("ui/requests") { _, _ in try Self.html(RequestFragments.list(self.data.requests().0)) }
+        router.get("ui/requests/:id") { _, context in try Self.html(self.request(context.parameters.get("id") ?? "")) }
+        router.get("ui/requests/:id/qr.png") { _, context in try self.qr(context.parameters.get("id") ?? "", png: true)
+        }
+        router.get("ui/requests/:id/qr.svg") { _, context in try self.qr(context.parameters.get("id") ?? "", png: false)
+        }
         router.get("ui/prices") { _, _ in try Self.html(WebFragments.prices(self.data.prices())) }
         router.get("ui/events") { request, _ in
             let type = request.uri.queryParameters.get("type").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -30,7 +38,8 @@ struct WebRoutes: Sendable {
         MethodGuard.allow(
             [
                 "/", "ui/app.js", "ui/app.css", "ui/blocks", "ui/blocks/:id", "ui/accounts", "ui/accounts/:address",
-                "ui/prices", "ui/events",
+                "ui/prices", "ui/events", "ui/requests", "ui/requests/:id", "ui/requests/:id/qr.png",
+                "ui/requests/:id/qr.svg",
             ],
             [.get]
         ).add(to: router)
@@ -85,6 +94,31 @@ struct WebRoutes: Sendable {
             return WebFragments.error("No wallet \(id) in the config.")
         }
         return WebFragments.wallet(wallet)
+    }
+
+    func request(_ id: String) throws -> String {
+        let (requests, tips) = try data.requests()
+        guard let request = requests.first(where: { $0.id == id }) else {
+            return WebFragments.error("No request \(id).")
+        }
+        return RequestFragments.detail(request, tipHeight: tips[request.chain])
+    }
+
+    /// A request's QR code, as PNG or SVG; 404 for an unknown request.
+    func qr(_ id: String, png: Bool) throws -> Response {
+        guard let request = try data.requests().0.first(where: { $0.id == id }) else {
+            return APIRoutes.error("no request \(JSONValue.quoted(id))", status: .notFound)
+        }
+        let code = try RequestFragments.qr(request)
+        let body = png ? ByteBuffer(bytes: code.png()) : ByteBuffer(string: code.svg())
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: png ? "image/png" : "image/svg+xml", .cacheControl: "no-store",
+                .xContentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: body)
+        )
     }
 
     func account(_ address: String) throws -> String {

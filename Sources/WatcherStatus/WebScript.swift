@@ -9,6 +9,7 @@ enum WebScript {
         let openBlock = null;
         let openAccount = null;
         let openWallet = null;
+        let openRequest = null;
 
         function showTab(name) {
           for (const tab of document.querySelectorAll("nav [data-tab]")) {
@@ -19,6 +20,7 @@ enum WebScript {
           if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
           if (name === "prices") load("prices-list");
           if (name === "wallets") load("wallets-list");
+          if (name === "requests") load("requests-list");
           if (name === "events") loadEvents();
         }
 
@@ -57,6 +59,9 @@ enum WebScript {
           for (const row of document.querySelectorAll("tr.wallet-row")) {
             row.classList.toggle("selected", row.dataset.wallet === openWallet);
           }
+          for (const row of document.querySelectorAll("tr.request-row")) {
+            row.classList.toggle("selected", row.dataset.request === openRequest);
+          }
         }
 
         async function showBlock(id) {
@@ -73,6 +78,14 @@ enum WebScript {
           const details = $("account-details");
           details.hidden = false;
           details.innerHTML = await fetchText("/ui/accounts/" + encodeURIComponent(address));
+          markSelected();
+        }
+
+        async function showRequest(id) {
+          openRequest = id;
+          const details = $("request-details");
+          details.hidden = false;
+          details.innerHTML = await fetchText("/ui/requests/" + encodeURIComponent(id));
           markSelected();
         }
 
@@ -192,6 +205,8 @@ enum WebScript {
             if (!$("panel-prices").hidden) work.push(load("prices-list"));
             if (!$("panel-wallets").hidden) work.push(load("wallets-list"));
             if (openWallet) work.push(showWallet(openWallet));
+            if (!$("panel-requests").hidden) work.push(load("requests-list"));
+            if (openRequest) work.push(showRequest(openRequest));
             if (!$("panel-events").hidden) work.push(loadEvents());
             if (openAccount) work.push(showAccount(openAccount));
             await Promise.allSettled(work);
@@ -217,6 +232,8 @@ enum WebScript {
           if (account) return showAccount(account.dataset.address);
           const wallet = target.closest("tr.wallet-row");
           if (wallet) return showWallet(wallet.dataset.wallet);
+          const request = target.closest("tr.request-row");
+          if (request) return showRequest(request.dataset.request);
           if (target.id === "next-address") return nextAddress(target.dataset.wallet);
           if (target.id === "add-account") {
             $("add-form").hidden = false;
@@ -232,7 +249,7 @@ enum WebScript {
 
         document.addEventListener("keydown", (event) => {
           if (event.key !== "Enter") return;
-          const row = event.target.closest && event.target.closest("tr.block-row, tr.account-row, tr.wallet-row");
+          const row = event.target.closest && event.target.closest("tr.block-row, tr.account-row, tr.wallet-row, tr.request-row");
           if (row) row.click();
         });
 
@@ -245,7 +262,7 @@ enum WebScript {
           });
           $("event-type").addEventListener("change", loadEvents);
           const start = location.hash.slice(1);
-          showTab(["blocks", "accounts", "wallets", "prices", "events"].includes(start) ? start : "blocks");
+          showTab(["blocks", "accounts", "wallets", "requests", "prices", "events"].includes(start) ? start : "blocks");
           follow();
           // An account the daemon has not polled yet shows "pending": look again until it has.
           setInterval(() => { if (document.querySelector("[data-pending]")) refreshSoon(); }, 2000);

@@ -182,4 +182,50 @@ struct RequestAPITests {
         }
         #expect(status == 0)
     }
+
+    /// The Requests tab lists a request, its page shows the URI, and its QR code (`/ui/requests/{id}/qr.png`, from
+    /// libqrencode) decodes with zbar (`zbarimg`, Debian's zbar-tools) to exactly that URI.
+    @Test func theRequestPageHasAQRCodeThatDecodesToTheExactURI() async throws {
+        let directory = try TemporaryDirectory("request-qr")
+        defer { directory.remove() }
+        let data = directory.path
+        let config = try Self.config(data)
+        let daemon = try await StatusDaemon.start(config: config, data: data, arguments: ["--http-token", Self.token])
+        let status = try await daemon.whileRunning { client in
+            let made = try await Self.send(
+                client,
+                daemon.base + "/api/requests",
+                .POST,
+                body: #"{"wallet": "shop", "sat": 40827, "orderId": "1042", "label": "Café & Co"}"#
+            )
+            let request = try JSONValue.parse(made.body)
+            let id = try #require(request["id"]?.stringValue)
+            let uri = try #require(request["uri"]?.stringValue)
+            #expect(uri.hasSuffix("?amount=0.00040827&label=Caf%C3%A9%20%26%20Co&message=1042"), "\(uri)")
+            let list = try await Self.send(client, daemon.base + "/ui/requests", .GET)
+            #expect(list.body.contains(#"data-request="\#(id)""#) && list.body.contains("open"), "\(list.body)")
+            let page = try await Self.send(client, daemon.base + "/ui/requests/\(id)", .GET)
+            #expect(page.body.contains(#"src="/ui/requests/\#(id)/qr.png""#), "\(page.body)")
+            #expect(page.body.contains(uri.replacingOccurrences(of: "&", with: "&amp;")), "\(page.body)")
+
+            var get = HTTPClientRequest(url: daemon.base + "/ui/requests/\(id)/qr.png")
+            get.method = .GET
+            let response = try await client.execute(get, timeout: .seconds(30))
+            #expect(response.headers.first(name: "Content-Type") == "image/png")
+            let png = try await response.body.collect(upTo: 1 << 20)
+            let file = "\(data)/qr.png"
+            try Data(png.readableBytesView).write(to: URL(fileURLWithPath: file))
+            let zbar = "/usr/bin/zbarimg"
+            try #require(
+                FileManager.default.isExecutableFile(atPath: zbar),
+                "zbarimg is missing: install Debian's zbar-tools (make test-deps does)"
+            )
+            let decoded = try await ProcessRunner.run([zbar, "--raw", "-q", file], scratch: data)
+            #expect(decoded.status == 0, "\(decoded.output)")
+            #expect(decoded.output.split(separator: "\n").map(String.init).contains(uri), "\(decoded.output)")
+            let missing = try await Self.send(client, daemon.base + "/ui/requests/req_nothing/qr.png", .GET)
+            #expect(missing.status == 404)
+        }
+        #expect(status == 0)
+    }
 }

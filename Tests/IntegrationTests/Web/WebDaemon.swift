@@ -49,7 +49,7 @@ struct WebDaemon {
                 currencies: ["USD", "GBP", "EUR"],
                 watches: [
                     #"{"id": "shop", "type": "wallet", "providers": ["bb"], "every": "1s", "gap": 3, "label": "Shop", "#
-                        + #""descriptor": "\#(WalletHarness.descriptor)"}"#
+                        + #""descriptor": "\#(WalletHarness.descriptor)", "requests": {}}"#
                 ]
             ).write()
             daemon = try await StatusDaemon.start(

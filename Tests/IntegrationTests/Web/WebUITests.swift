@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WatcherCore
 import WatcherJSON
+import WatcherRules
 import WatcherSimnet
 import WatcherTesting
 
@@ -56,6 +57,7 @@ struct BrowserWebUITests {
                 let status = status.map { #", "status": \#($0)"# } ?? ""
                 return #"{"method": "\#(method)", "path": "\#(path)"\#(body)\#(status)}"#
             }
+            let requestID = PaymentRequest.id(chain: "btc", wallet: "shop", index: 2)
             let requests = [
                 request("GET", "/api/blocks", status: 200),
                 request("GET", "/api/blocks?limit=2", status: 200),
@@ -90,6 +92,20 @@ struct BrowserWebUITests {
                 ),
                 request("POST", "/api/wallets/nope/next", status: 404),
                 request("GET", "/api/wallets/shop", status: 200),
+                // A payment request takes the next receive index (2).
+                request("GET", "/api/requests", status: 200),
+                request("POST", "/api/requests", #"{"wallet": "shop", "sat": 40000, "orderId": "web-1"}"#, status: 201),
+                request("POST", "/api/requests", #"{"wallet": "shop", "sat": 5000, "orderId": "web-1"}"#, status: 200),
+                request("POST", "/api/requests", #"{"wallet": "shop", "sat": 1}"#, status: 400),
+                request("GET", "/api/requests?status=open", status: 200),
+                request("GET", "/api/requests?status=done", status: 400),
+                request("GET", "/api/requests/web-1", status: 200),
+                request("GET", "/api/requests/req_nothing", status: 404),
+                request("POST", "/api/requests/\(requestID)/mark", #"{"status": "paid"}"#, status: 400),
+                request("POST", "/api/requests/\(requestID)/cancel", #"{"note": "test"}"#, status: 200),
+                request("POST", "/api/requests/\(requestID)/mark", #"{"status": "invalid"}"#, status: 200),
+                request("POST", "/api/requests/\(requestID)/cancel", status: 409),
+                request("POST", "/api/requests/req_nothing/cancel", status: 404),
                 request("GET", "/api/prices", status: 200),
                 request("GET", "/api/events", status: 200),
                 request("GET", "/api/events?type=block.new&limit=5", status: 200),
@@ -118,7 +134,7 @@ struct BrowserWebUITests {
             }
             #expect(api[0]?["address"]?.stringValue == daemon.followed)
             // `/api/wallets` lists exactly what `watcher wallets list --json` lists; the two addresses handed out
-            // above are recorded (indices 0 and 1, the first with its label).
+            // above are recorded (indices 0 and 1, the first with its label), and the request's (2).
             // The running daemon may move a wallet's scan between the two reads: compare until they agree.
             try await eventually(timeout: .seconds(60), "/api/wallets to equal wallets list --json") {
                 let wallets = try await DaemonHarness.watcher([
@@ -129,7 +145,7 @@ struct BrowserWebUITests {
                     == JSONValue.parse(try await daemon.get(client, "/api/wallets").body)
             }
             let shop = try JSONValue.parse(try await daemon.get(client, "/api/wallets/shop").body)
-            #expect(shop["receive"]?["lastIssued"] == .number("1"))
+            #expect(shop["receive"]?["lastIssued"] == .number("2"))
             #expect(shop["issued"]?[0]?["label"] == .string("Order 9"))
             #expect(api[0]?["label"]?.stringValue == "Savings")
             #expect(api[0]?["balanceBtc"] != nil && api[0]?["fiat"]?["GBP"] != nil)
