@@ -5,6 +5,7 @@ import Synchronization
 import WatcherConfiguration
 import WatcherCore
 import WatcherJSON
+import WatcherObservability
 import WatcherRules
 import WatcherScheduler
 import WatcherStorage
@@ -136,7 +137,14 @@ package struct Engine: Service {
                 if selection != .push {
                     group.addTask { await recordTransitions() }
                     for chain in requestChains {
-                        let job = RequestJob(chain: chain, context: context)
+                        let metrics = context.metrics
+                        let job = RequestJob(
+                            chain: chain,
+                            log: context.log,
+                            builder: context.events,
+                            now: { [time = context.time] in time.now() },
+                            appended: { $0.forEach { metrics.eventEmitted($0.type) } }
+                        )
                         group.addTask { try await loop("requests \(chain)", every: RequestJob.every, job.round) }
                     }
                 }

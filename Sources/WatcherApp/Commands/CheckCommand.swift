@@ -48,6 +48,7 @@ struct CheckCommand: AsyncParsableCommand {
         )
         lines.append(BudgetPlan(plan: plan, config: config).text)
         lines += Self.walletProgress(config, wallets)
+        lines += Self.requestAdvice(config)
         guard online else {
             Output.out(lines.joined(separator: "\n"))
             return
@@ -91,6 +92,22 @@ struct CheckCommand: AsyncParsableCommand {
             lines.append("  \(watch.id): " + parts.joined(separator: "; "))
         }
         return lines
+    }
+
+    /// The gap advice of each wallet that takes payment requests (``RequestDesk/gapWarning``), when a store exists.
+    static func requestAdvice(_ config: WatcherConfig) -> [String] {
+        let watches = config.watches.filter { $0.kind == .wallet && $0.requests != nil }
+        guard !watches.isEmpty, FileManager.default.fileExists(atPath: config.storage.path + "/data.mdb"),
+            let store = try? Store(path: config.storage.path, options: .init(readOnly: true))
+        else { return [] }
+        defer { store.environment.close() }
+        return watches.compactMap { watch in
+            let limit = watch.requests?.gapWarn ?? 20
+            let warning = try? store.read {
+                try RequestDesk.gapWarning(wallet: watch.id, chain: watch.chain, limit: limit, txn: $0)
+            }
+            return (warning ?? nil).map { "warning: \($0)" }
+        }
     }
 
     /// CLI-followed accounts per chain, when a store exists (they cost requests too); none otherwise.

@@ -103,16 +103,22 @@ package enum RequestDesk {
         }
     }
 
-    /// The advice when the newest `limit` + 1 or more request addresses of `wallet` are all unpaid: a wallet
-    /// restored elsewhere scans `limit` unused addresses and would stop before a payment past them.
-    static func gapWarning(wallet: String, chain: String, limit: Int, txn: StoreTransaction<WriteTransaction>) throws
+    /// The advice when more than `limit` of the newest addresses handed out of `wallet` (requests and `wallets
+    /// next`) are in a row unused: a wallet restored elsewhere scans `limit` unused addresses and would stop before
+    /// a payment past them. Reads at most `limit` + 1 addresses, newest first.
+    package static func gapWarning<Txn>(wallet: String, chain: String, limit: Int, txn: StoreTransaction<Txn>) throws
         -> String?
     {
-        let requests = try txn.requests(chain: chain).filter { $0.wallet == wallet }.sorted { $0.index > $1.index }
-        let unpaid = requests.prefix { $0.payments.isEmpty }.count
-        guard unpaid > limit else { return nil }
-        return "\(unpaid) consecutive request addresses of wallet \"\(wallet)\" are unpaid; a wallet restored "
-            + "elsewhere scans \(limit) (requests.gapWarn) and would miss a payment past them"
+        let newest = try txn.newestIssuedAddresses(chain: chain, wallet: wallet, limit: limit + 1)
+        var unused = 0
+        for issued in newest {
+            let state = try txn.addressState(chain: chain, address: issued.address)
+            guard state.map({ $0.txs.isEmpty && ($0.summary?.txCount ?? 0) == 0 }) ?? true else { break }
+            unused += 1
+        }
+        guard unused > limit else { return nil }
+        return "more than \(limit) addresses handed out of wallet \"\(wallet)\" in a row are unpaid; a wallet "
+            + "restored elsewhere scans \(limit) (requests.gapWarn) and would miss a payment past them"
     }
 
     /// Cancels request `id`.

@@ -1,91 +1,168 @@
 import Foundation
 import Synchronization
 import WatcherCore
+import WatcherEventLog
+import WatcherJSON
 import WatcherRules
 import WatcherStorage
 
-/// Keeps the payment requests of one chain up to date: each round reads the tip, the requests and their
-/// addresses' followed transactions from the store (what the address and wallet jobs committed, so requests cost
-/// no provider request of their own), reduces each request (``RequestReducer``) and commits the changed ones with
-/// their events in one write transaction. A round does the reading only when something it depends on moved: the
-/// event log's head (a payment, a confirmation, a replacement, a new request), the tip, or the time passing the
-/// next deadline (an expiry, a `settleBy`).
-struct RequestJob: Sendable {
+/// Keeps the payment requests of one chain up to date from what the address and wallet jobs committed (requests
+/// cost no provider request of their own): it reduces a request (``RequestReducer``) and commits it with its
+/// events in one write transaction when something it depends on moved:
+/// - an `address.*` event about its address, or its `request.created`, in the event log since the last round;
+/// - a new tip, for the requests waiting on confirmations (`paid`, `late`, `reverted`);
+/// - the clock passing its next deadline (an expiry, a `settleBy`).
+///
+/// The first round (and a round that finds the log trimmed past what it read) reads every request once; later
+/// rounds read only the affected ones, so 10,000 open requests cost a round only what changed
+/// (`docs/benchmarks.md`, "Payment requests").
+package struct RequestJob: Sendable {
     /// How often the job looks.
-    static let every: Duration = .seconds(1)
+    package static let every: Duration = .seconds(1)
 
     let chain: String
-    let context: EngineContext
-    /// What the last full round saw: the log's head, the tip, and the next deadline then.
+    let log: EventLog
+    let builder: EventBuilder
+    let now: @Sendable () -> Date
+    /// Called with the events each commit appended (the engine counts them).
+    let appended: @Sendable ([NewEvent]) -> Void
     let memory = Memory()
 
-    final class Memory: Sendable {
-        private let seen = Mutex<(head: UInt64, tip: Int?, deadline: Date)?>(nil)
+    /// Creates the job of `chain`.
+    package init(
+        chain: String,
+        log: EventLog,
+        builder: EventBuilder,
+        now: @escaping @Sendable () -> Date,
+        appended: @escaping @Sendable ([NewEvent]) -> Void = { _ in }
+    ) {
+        self.chain = chain
+        self.log = log
+        self.builder = builder
+        self.now = now
+        self.appended = appended
+    }
 
-        func isCurrent(head: UInt64, tip: Int?, now: Date) -> Bool {
-            seen.withLock { seen in
-                guard let seen else { return false }
-                return seen.head == head && seen.tip == tip && now < seen.deadline
+    /// What the job knows between rounds: where it read the log to, the tip, each request's address, which
+    /// requests wait on the tip, and their deadlines.
+    struct Index: Sendable {
+        var readTo: UInt64 = 0
+        var tip: Int?
+        var byAddress: [String: [String]] = [:]
+        var waitingOnTip: Set<String> = []
+        var deadlines: [String: Date] = [:]
+
+        mutating func note(_ request: PaymentRequest, now: Date) {
+            if byAddress[request.address]?.contains(request.id) != true {
+                byAddress[request.address, default: []].append(request.id)
             }
-        }
-
-        func remember(head: UInt64, tip: Int?, deadline: Date) {
-            seen.withLock { $0 = (head, tip, deadline) }
+            if [.paid, .late, .reverted].contains(request.status) {
+                waitingOnTip.insert(request.id)
+            } else {
+                waitingOnTip.remove(request.id)
+            }
+            deadlines[request.id] = RequestJob.nextDeadline(request, after: now)
         }
     }
 
+    final class Memory: Sendable {
+        let index = Mutex<Index?>(nil)
+    }
+
     /// One round.
-    func round() async throws {
-        let now = context.time.now()
+    package func round() async throws {
+        let now = self.now()
         let chain = self.chain
-        let (head, tip) = try context.store.read { txn in (try txn.lastEventSeq(), try txn.tip(chain: chain)?.height) }
-        guard !memory.isCurrent(head: head, tip: tip, now: now) else { return }
-        let builder = context.events
-        typealias Step = (before: PaymentRequest, after: PaymentRequest, events: [NewEvent])
-        let (steps, deadline) = try context.store.read { txn -> ([Step], Date) in
+        let (head, first, tip) = try log.store.read { txn in
+            (try txn.lastEventSeq(), try txn.firstEventSeq(), try txn.tip(chain: chain)?.height)
+        }
+        let known = memory.index.withLock { $0 }
+        var index = known ?? Index()
+        var candidates: Set<String>
+        if let known, first.map({ $0 <= known.readTo + 1 }) ?? true {
+            (candidates, index.readTo) = try changed(since: known.readTo, to: head, index: index)
+            if tip != known.tip { candidates.formUnion(known.waitingOnTip) }
+            candidates.formUnion(known.deadlines.filter { $0.value <= now }.keys)
+        } else {
+            index = Index()
+            index.readTo = head
+            candidates = Set(try log.store.read { try $0.requests(chain: chain) }.map(\.id))
+        }
+        index.tip = tip
+        let steps = try reduce(candidates, tip: tip, now: now, index: &index)
+        if !steps.isEmpty { try await commit(steps) }
+        let settled = index
+        memory.index.withLock { $0 = settled }
+    }
+
+    /// Most log entries read in one round; a longer backlog is read over the next rounds.
+    static let entriesPerRound = 5_000
+
+    /// The requests the log names after `seq` (up to `head`, at most ``entriesPerRound``): their own `request.*`
+    /// events, and the `address.*` events of their addresses; and the last sequence number read.
+    func changed(since seq: UInt64, to head: UInt64, index: Index) throws -> (Set<String>, UInt64) {
+        guard head > seq else { return ([], seq) }
+        let entries = try log.entries(from: seq + 1, limit: Int(min(head - seq, UInt64(Self.entriesPerRound))))
+        var ids: Set<String> = []
+        for entry in entries {
+            if entry.type.hasPrefix("request.") {
+                if let subject = try? JSONValue.parse(entry.body)["subject"]?.stringValue { ids.insert(subject) }
+            } else if entry.type.hasPrefix("address.") {
+                guard let address = try? JSONValue.parse(entry.body)["data"]?["address"]?.stringValue else { continue }
+                ids.formUnion(index.byAddress[address] ?? [])
+            }
+        }
+        return (ids, entries.last?.seq ?? head)
+    }
+
+    typealias Step = (before: PaymentRequest, after: PaymentRequest, events: [NewEvent])
+
+    /// Reduces each of `ids` on the stored facts; the steps that change a request.
+    func reduce(_ ids: Set<String>, tip: Int?, now: Date, index: inout Index) throws -> [Step] {
+        let chain = self.chain
+        let builder = self.builder
+        let (steps, seen) = try log.store.read { txn -> ([Step], [PaymentRequest]) in
             var steps: [Step] = []
-            var deadline = now.addingTimeInterval(60)
-            for request in try txn.requests(chain: chain) where Self.isFollowed(request, tip: tip, now: now) {
+            var seen: [PaymentRequest] = []
+            for id in ids.sorted() {
+                guard let request = try txn.request(chain: chain, id: id) else { continue }
                 let state = try txn.addressState(chain: chain, address: request.address)
                 let rate = try request.fiat.flatMap { try txn.price(currency: $0.currency)?.price }
                 let facts = RequestReducer.Facts(tipHeight: tip, state: state, rateNow: rate)
                 let (after, events) = RequestReducer.reduce(request, facts: facts, now: now, events: builder)
                 if after != request { steps.append((request, after, events)) }
-                if let next = Self.nextDeadline(after, after: now) { deadline = min(deadline, next) }
+                seen.append(after)
             }
-            return (steps, deadline)
+            return (steps, seen)
         }
-        if !steps.isEmpty {
-            try await context.commit { txn in
-                var events: [NewEvent] = []
-                for step in steps {
-                    // A request changed meanwhile (a mark, a cancel from the CLI) is left to the next round.
-                    guard try txn.request(chain: chain, id: step.before.id) == step.before else { continue }
-                    try txn.putRequest(step.after)
-                    events += step.events
-                }
-                return events
-            }
-            return  // The commit moved the head: the next round looks again.
-        }
-        memory.remember(head: head, tip: tip, deadline: deadline)
+        for request in seen { index.note(request, now: now) }
+        return steps
     }
 
-    /// Whether a request is still followed: all but those long settled (every counted payment buried under
-    /// `confirmations` + 6 blocks after `settleBy`) and cancelled ones past `settleBy` with nothing paid.
-    static func isFollowed(_ request: PaymentRequest, tip: Int?, now: Date) -> Bool {
-        guard now >= request.settleBy else { return true }
-        switch request.status {
-        case .settled:
-            let depth = request.terms.confirmations + 6
-            return request.payments.contains { $0.state == .counted && $0.confirmations(tip: tip) < depth }
-        default:
-            return true
+    /// Commits the steps whose request is still as read (one changed meanwhile, by a mark or a cancel from the
+    /// CLI, is left to the next round, which its own event brings).
+    func commit(_ steps: [Step]) async throws {
+        let chain = self.chain
+        let events = try await log.commit { txn in
+            var events: [NewEvent] = []
+            for step in steps {
+                guard try txn.request(chain: chain, id: step.before.id) == step.before else { continue }
+                try txn.putRequest(step.after)
+                events += step.events
+            }
+            return events
         }
+        appended(events)
     }
 
-    /// The next time the request's status may change by the clock alone.
+    /// The next time the request's status may change by the clock alone: its expiry while nothing settles it, its
+    /// `settleBy` while paid; `nil` when the clock can no longer change it.
     static func nextDeadline(_ request: PaymentRequest, after now: Date) -> Date? {
-        [request.expiresAt, request.settleBy].filter { $0 > now }.min()
+        switch request.status {
+        case .open, .partial: return [request.expiresAt, request.settleBy].filter { $0 > now }.min()
+        case .paid: return request.settleBy > now ? request.settleBy : nil
+        case .late: return now.addingTimeInterval(60)  // the late rule reads the price: look again each minute
+        default: return nil
+        }
     }
 }

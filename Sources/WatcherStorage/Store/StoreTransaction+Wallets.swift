@@ -54,6 +54,18 @@ extension StoreTransaction {
         return try values(IssuedAddress.self, table, prefix: Array("\(chain)/\(wallet)/".utf8), limit: .max)
     }
 
+    /// The newest `limit` addresses handed out of `wallet`, newest first.
+    public func newestIssuedAddresses(chain: String, wallet: String, limit: Int) throws -> [IssuedAddress] {
+        guard let table = tables.walletIssued else { return [] }
+        return try values(
+            IssuedAddress.self,
+            table,
+            prefix: Array("\(chain)/\(wallet)/".utf8),
+            reverse: true,
+            limit: limit
+        )
+    }
+
     /// The address handed out of `wallet` at receive index `index`, if it was.
     public func issuedAddress(chain: String, wallet: String, index: Int) throws -> IssuedAddress? {
         guard let table = tables.walletIssued else { return nil }

@@ -228,4 +228,29 @@ struct RequestAPITests {
         }
         #expect(status == 0)
     }
+
+    /// Gap advice: once more addresses handed out in a row are unpaid than `gapWarn`, `requests create` warns on
+    /// standard error and `check` says so (a wallet restored elsewhere scans only that far).
+    @Test func moreUnpaidRequestAddressesThanGapWarnAreWarnedOf() async throws {
+        let directory = try TemporaryDirectory("request-gap")
+        defer { directory.remove() }
+        let data = directory.path
+        let json = try String(contentsOfFile: try Self.config(data), encoding: .utf8)
+            .replacingOccurrences(of: #""requests": {}"#, with: #""requests": {"gapWarn": 2}"#)
+        let config = "\(data)/gap.json"
+        try json.write(toFile: config, atomically: true, encoding: .utf8)
+        for expected in [false, false, true] {
+            let made = try await WatcherProcess.run(["requests", "create", "shop", "--sat", "1000", "--config", config])
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(
+                made.stderr.contains("more than 2 addresses handed out of wallet \"shop\" in a row are unpaid")
+                    == expected
+            )
+        }
+        let checked = try await WatcherProcess.run(["check", "--config", config])
+        #expect(
+            checked.stdout.contains("warning: more than 2 addresses handed out of wallet \"shop\""),
+            "\(checked.stdout)"
+        )
+    }
 }
