@@ -293,6 +293,15 @@ let package = Package(
             ],
             path: "Benchmarks/WalletScanBenchmark"
         ),
+        // Payment requests at scale: creates, and one block settling requests among 10,000 open ones.
+        executable(
+            "watcher-request-bench",
+            [
+                "WatcherBitcoin", "WatcherCore", "WatcherEngine", "WatcherEventLog", "WatcherJSON", "WatcherRules",
+                "WatcherStorage",
+            ],
+            path: "Benchmarks/RequestBenchmark"
+        ),
         // A bitcoind block scan's local work: a raw block parsed and matched against followed addresses.
         executable(
             "watcher-rawblock-bench",

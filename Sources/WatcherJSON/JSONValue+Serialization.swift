@@ -42,8 +42,10 @@ extension JSONValue {
         }
     }
 
-    /// A JSON string literal for `text`.
+    /// A JSON string literal for `text`. Most strings (ids, addresses, hashes, amounts) need no escape: they are
+    /// copied whole, not scalar by scalar.
     public static func quoted(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + text + "\"" }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

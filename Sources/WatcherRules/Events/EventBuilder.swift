@@ -30,7 +30,18 @@ public struct EventBuilder: Sendable {
     /// The id of a fact.
     public static func id(type: String, fact: [String]) -> String {
         let digest = SHA256.hash(data: Array(([type] + fact).joined(separator: "|").utf8))
-        return "evt_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "evt_" + hex(digest.prefix(16))
+    }
+
+    /// Lower-case hex of `bytes` (a table, not `String(format:)`, which costs a formatter call per byte).
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Builds one event.

@@ -50,7 +50,26 @@ public enum RequestEvents {
     static func make(_ pending: Pending, _ request: PaymentRequest, tipHeight: Int?, builder: EventBuilder)
         -> NewEvent
     {
-        var data = json(request, tipHeight: tipHeight)
+        make([pending], request, tipHeight: tipHeight, builder: builder)[0]
+    }
+
+    /// The events of one step, the request's JSON built once for all of them.
+    static func make(_ pendings: [Pending], _ request: PaymentRequest, tipHeight: Int?, builder: EventBuilder)
+        -> [NewEvent]
+    {
+        guard !pendings.isEmpty else { return [] }
+        let base = json(request, tipHeight: tipHeight)
+        return pendings.map { make($0, request, base: base, tipHeight: tipHeight, builder: builder) }
+    }
+
+    static func make(
+        _ pending: Pending,
+        _ request: PaymentRequest,
+        base: [JSONValue.Member],
+        tipHeight: Int?,
+        builder: EventBuilder
+    ) -> NewEvent {
+        var data = base
         if let txid = pending.payment, let payment = request.payments.last(where: { $0.txid == txid }) {
             data.append(.init("payment", json(payment, tipHeight: tipHeight)))
         }

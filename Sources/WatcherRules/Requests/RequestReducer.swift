@@ -68,7 +68,7 @@ public enum RequestReducer {
                 pending.append(.init(kind: kind, fact: [verdict.status.rawValue, "\(request.revision)"]))
             }
         }
-        let events = pending.map { RequestEvents.make($0, request, tipHeight: facts.tipHeight, builder: builder) }
+        let events = RequestEvents.make(pending, request, tipHeight: facts.tipHeight, builder: builder)
         return (request, events)
     }
 
