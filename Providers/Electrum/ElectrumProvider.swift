@@ -103,7 +103,8 @@ public struct ElectrumProvider: ChainProvider {
             time: Date(timeIntervalSince1970: TimeInterval(parsed.header.time)),
             merkleRoot: parsed.header.merkleRoot.displayHex,
             nonce: parsed.header.nonce,
-            txCount: 0,
+            // An Electrum server serves the 80-byte header only: the count is not known.
+            txCount: nil,
             previousHash: parsed.header.previousBlockHash.displayHex
         )
     }
