@@ -21,7 +21,7 @@ struct BitcoindDecoder: Sendable {
             merkleRoot: try hash(node.required("merkleroot")),
             nonce: try nonce(node.required("nonce")),
             // `nTx` since Core 0.17; older nodes do not say (a `getblock` body lists its `tx`).
-            txCount: try node["nTx"]?.int() ?? node["tx"]?.array().count ?? 0,
+            txCount: try node["nTx"]?.int() ?? node["tx"]?.array().count,
             previousHash: try node["previousblockhash"].map(hash)
         )
     }

@@ -37,13 +37,22 @@ extension BitcoindProvider {
             hash: try decoder.hash(node.required("bestblock"))
         )
         var balances = Dictionary(uniqueKeysWithValues: addresses.map { ($0, Int64(0)) })
+        var outputs: [String: [UTXOBalances.Output]] = [:]
         for unspent in try node.required("unspents").array() {
             let script = try unspent.required("scriptPubKey").string().lowercased()
             guard let address = scripts[script] else {
                 throw unspent.failure("an unspent output whose script \(script) no asked address has")
             }
-            balances[address, default: 0] += try BitcoindDecoder.satoshis(unspent.required("amount"))
+            let value = try BitcoindDecoder.satoshis(unspent.required("amount"))
+            balances[address, default: 0] += value
+            let output = UTXOBalances.Output(
+                txid: try decoder.hash(unspent.required("txid")),
+                vout: try unspent.required("vout").int(),
+                valueSat: value,
+                height: try unspent.required("height").int()
+            )
+            outputs[address, default: []].append(output)
         }
-        return UTXOBalances(block: block, balances: balances)
+        return UTXOBalances(block: block, balances: balances, outputs: outputs)
     }
 }

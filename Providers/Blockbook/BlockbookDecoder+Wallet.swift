@@ -28,6 +28,13 @@ extension BlockbookDecoder {
             }
             tokens.append(token)
         }
+        var transactions: [ChainTransaction] = []
+        var facts: [String: TxFacts] = [:]
+        for item in try node["transactions"]?.array() ?? [] {
+            let tx = try transaction(item)
+            transactions.append(tx)
+            facts[tx.txid] = try self.facts(of: item)
+        }
         return WalletSummary(
             page: try node["page"]?.int() ?? 1,
             totalPages: try node["totalPages"]?.int() ?? 1,
@@ -36,7 +43,8 @@ extension BlockbookDecoder {
             txCount: try node.required("txs").int(),
             unconfirmedTxCount: try node["unconfirmedTxs"]?.int() ?? 0,
             tokens: tokens,
-            transactions: try (node["transactions"]?.array() ?? []).map { try transaction($0) }
+            transactions: transactions,
+            facts: facts
         )
     }
 }

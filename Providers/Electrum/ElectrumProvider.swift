@@ -103,7 +103,8 @@ public struct ElectrumProvider: ChainProvider {
             time: Date(timeIntervalSince1970: TimeInterval(parsed.header.time)),
             merkleRoot: parsed.header.merkleRoot.displayHex,
             nonce: parsed.header.nonce,
-            txCount: 0,
+            // An Electrum server serves the 80-byte header only: the count is not known.
+            txCount: nil,
             previousHash: parsed.header.previousBlockHash.displayHex
         )
     }
@@ -178,6 +179,11 @@ public struct ElectrumProvider: ChainProvider {
                         vsize: tx.vsize,
                         sequences: tx.inputs.map(\.sequence),
                         parents: tx.inputs.map { $0.previousOutput.txid.displayHex },
+                        // What it spends: a later transaction of the same history spending one of these names
+                        // itself as its replacement.
+                        outpoints: tx.inputs.map {
+                            TxOutpoint(txid: $0.previousOutput.txid.displayHex, vout: Int($0.previousOutput.vout))
+                        },
                         unconfirmedInputs: entry.height == 0 ? 0 : (entry.height < 0 ? max(1, unconfirmedParents) : 0)
                     )
                 )
@@ -207,7 +213,10 @@ public struct ElectrumProvider: ChainProvider {
         // The raw form has no height: the history of the first output's script places the transaction. A script
         // whose history the server will not give (ElectrumX's 10001, or Fulcrum's max_history: an empty history,
         // which cannot be, as the transaction touches it) passes to the next output's, then to the spent ones'.
+        // A transaction that a script's history does not list at all is on neither the server's chain nor its
+        // mempool (replaced, dropped, or reorged away with its inputs), though the raw form may still be cached.
         var height: Int?
+        var listed = true
         var scripts: [[UInt8]] = []
         for script in tx.outputs.map(\.scriptPubKey) + spentScripts
         where addressText(script) != nil && !scripts.contains(script) {
@@ -222,8 +231,16 @@ public struct ElectrumProvider: ChainProvider {
                 continue
             }
             if entries.isEmpty, index + 1 < scripts.count { continue }
-            height = entries.first { $0.txHash == txid.lowercased() }.flatMap { $0.height > 0 ? $0.height : nil }
+            let entry = entries.first { $0.txHash == txid.lowercased() }
+            height = entry.flatMap { $0.height > 0 ? $0.height : nil }
+            listed = entry != nil || entries.isEmpty
             break
+        }
+        guard listed else {
+            throw ProviderError.notFound(
+                provider: id,
+                what: "transaction \(txid) (listed by no history of the scripts it touches: replaced or dropped)"
+            )
         }
         let header = try await height.asyncMap { try await self.header(at: $0, fresh: false) }
         return ChainTransaction(

@@ -70,7 +70,7 @@ enum WebFragments {
                 ("block-height", "Height", "\(header.height)"),
                 ("block-time", "Time", time(header.time)),
                 ("block-merkle-root", "Merkle root", #"<code>\#(escape(header.merkleRoot))</code>"#),
-                ("block-tx-count", "Transactions", "\(header.txCount)"),
+                ("block-tx-count", "Transactions", header.txCount.map(String.init) ?? "unknown"),
                 ("block-nonce", "Nonce", "\(header.nonce)"),
             ])
     }

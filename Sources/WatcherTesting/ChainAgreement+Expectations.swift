@@ -12,9 +12,13 @@ extension ChainAgreement {
         check(header.time == expected.time, "\(label): time \(header.time) != \(expected.time)")
         check(header.merkleRoot == expected.merkleRoot, "\(label): merkleRoot")
         check(header.nonce == expected.nonce, "\(label): nonce \(header.nonce) != \(expected.nonce)")
-        // A block always holds its coinbase: txCount 0 is a provider that cannot count (an Electrum server).
-        if header.txCount != 0 || has.contains(.blockTransactions) {
-            check(header.txCount == expected.txCount, "\(label): txCount \(header.txCount) != \(expected.txCount)")
+        // A block always holds its coinbase: a provider that cannot count (an Electrum server) says `nil`, never 0.
+        check(header.txCount != 0, "\(label): txCount 0 (a block holds its coinbase; unknown is nil)")
+        if header.txCount != nil || has.contains(.blockTransactions) {
+            check(
+                header.txCount == expected.txCount,
+                "\(label): txCount \(header.txCount.map(String.init) ?? "nil") != \(expected.txCount.map(String.init) ?? "nil")"
+            )
         }
         if let previous = header.previousHash {
             check(previous == expected.previousHash, "\(label): previousHash")

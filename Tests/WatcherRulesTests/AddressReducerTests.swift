@@ -162,6 +162,23 @@ struct AddressReducerTests {
         #expect(AddressReducer.historyRequest(stored: next, summary: fresh, tipHeight: 100, context: context) == .none)
     }
 
+    /// Issue 33, item 7: a replacement paying the same amount leaves the summary as it was; while a mempool
+    /// transaction is pending, the history is read anyway, and once nothing is pending a still summary reads none.
+    @Test func aPendingPaymentIsReadAgainWhileTheSummaryStandsStill() {
+        var state = empty
+        state.summary = summary(0, unconfirmed: 5, txs: 0, mempool: 1)
+        state.txs["u"] = .init(txid: "u", blockHeight: nil, blockHash: nil, deltaSat: 5)
+        let same = summary(0, unconfirmed: 5, txs: 0, mempool: 1)
+        let request = AddressReducer.historyRequest(stored: state, summary: same, tipHeight: 100, context: context)
+        #expect(request != .none)
+        state.txs["u"]?.blockHeight = 100
+        state.summary = summary(5, txs: 1)
+        #expect(
+            AddressReducer.historyRequest(stored: state, summary: summary(5, txs: 1), tipHeight: 100, context: context)
+                == .none
+        )
+    }
+
     @Test func aMempoolPaymentConfirmedWhileDownIsConfirmedNotDropped() {
         var state = empty
         state.summary = summary(0, unconfirmed: 5, txs: 0, mempool: 1)

@@ -64,7 +64,7 @@ struct BlockCommand: AsyncParsableCommand {
                 ["height", "\(found.height)"],
                 ["time", "\(time) (\(ExplorerJSON.relative(found.time)))"],
                 ["merkle root", found.merkleRoot],
-                ["transactions", "\(found.txCount)"],
+                ["transactions", found.txCount.map(String.init) ?? "unknown (the provider serves headers only)"],
                 ["nonce", "\(found.nonce)"],
                 ["previous", found.previousHash ?? "-"],
             ])

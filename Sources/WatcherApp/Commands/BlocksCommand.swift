@@ -44,7 +44,8 @@ struct BlocksCommand: AsyncParsableCommand {
         for header in headers {
             let time = ExplorerJSON.time(header.time).stringValue ?? ""
             rows.append([
-                "\(header.height)", time, ExplorerJSON.relative(header.time), "\(header.txCount)", header.hash,
+                "\(header.height)", time, ExplorerJSON.relative(header.time), header.txCount.map(String.init) ?? "?",
+                header.hash,
             ])
         }
         Output.out(ExplorerJSON.table(rows))

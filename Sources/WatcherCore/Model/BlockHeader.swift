@@ -26,8 +26,9 @@ public struct BlockHeader: Sendable, Hashable, Codable {
     public var merkleRoot: String
     /// The header nonce.
     public var nonce: UInt32
-    /// How many transactions the block holds.
-    public var txCount: Int
+    /// How many transactions the block holds; `nil` where the provider cannot tell (an Electrum server serves
+    /// headers only): unknown is not 0.
+    public var txCount: Int?
     /// The previous block's hash; `nil` for the genesis block or when the provider omits it.
     public var previousHash: String?
 
@@ -38,7 +39,7 @@ public struct BlockHeader: Sendable, Hashable, Codable {
         time: Date,
         merkleRoot: String,
         nonce: UInt32,
-        txCount: Int,
+        txCount: Int?,
         previousHash: String?
     ) {
         self.hash = hash

@@ -63,6 +63,9 @@ public struct WalletSummary: Sendable, Hashable {
     public var tokens: [Token]
     /// This page's transactions (mempool ones on page 1 only), newest first.
     public var transactions: [ChainTransaction]
+    /// The zero-conf facts of this page's transactions, by txid, where the provider gives them (Blockbook's
+    /// `details=txs` form has `fees`, `vsize` and each vin's `txid` and `sequence`).
+    public var facts: [String: TxFacts]
 
     /// Creates a summary.
     public init(
@@ -73,7 +76,8 @@ public struct WalletSummary: Sendable, Hashable {
         txCount: Int,
         unconfirmedTxCount: Int,
         tokens: [Token],
-        transactions: [ChainTransaction]
+        transactions: [ChainTransaction],
+        facts: [String: TxFacts] = [:]
     ) {
         self.page = page
         self.totalPages = totalPages
@@ -83,6 +87,7 @@ public struct WalletSummary: Sendable, Hashable {
         self.unconfirmedTxCount = unconfirmedTxCount
         self.tokens = tokens
         self.transactions = transactions
+        self.facts = facts
     }
 
     /// Whether this is the last page.

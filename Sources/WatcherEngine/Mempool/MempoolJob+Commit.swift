@@ -18,15 +18,30 @@ struct MempoolMatch: Sendable {
 /// The write transaction of a mempool batch: each followed address and wallet address touched gets its unconfirmed
 /// transactions through ``AddressReducer/pushed(_:txid:deltaSat:facts:context:)`` (a transaction already known,
 /// from an earlier read or a block, changes nothing), wallets their `wallet.balance.changed`, windows grown as a
-/// block's match grows them.
+/// block's match grows them. A followed unconfirmed transaction that one of the batch replaces is retracted first
+/// (``retract(_:matched:book:walletBook:wallets:txn:chain:now:)``).
 extension MempoolJob {
-    func commitMempool(_ matched: MempoolMatch, derived: [WalletAddressRef: [UInt8]]) async throws {
+    func commitMempool(
+        _ matched: MempoolMatch,
+        derived: [WalletAddressRef: [UInt8]],
+        conflicts: [String: [MempoolConflict]] = [:]
+    ) async throws {
         let chain = self.chain
         let book = try targets.book()
         let walletBook = targets.wallets
         let now = context.events.now()
         try await context.commit { txn in
             var wallets = try WalletCommit(chain: chain, book: walletBook, txn: txn, now: now, derived: derived)
+            var events = try Self.retract(
+                conflicts,
+                matched: matched,
+                book: book,
+                walletBook: walletBook,
+                wallets: &wallets,
+                txn: txn,
+                chain: chain,
+                now: now
+            )
             var walletTxs: [String: (ref: WalletAddressRef, txs: [AddressReducer.ScannedTx])] = [:]
             for match in matched.wallet {
                 guard let wallet = walletBook.wallets[match.ref.wallet],
@@ -37,7 +52,6 @@ extension MempoolJob {
                     .init(txid: match.txid, deltaSat: match.deltaSat)
                 )
             }
-            var events: [NewEvent] = []
             for (address, txs) in matched.addresses.sorted(by: { $0.key < $1.key }) where walletTxs[address] == nil {
                 guard let entry = book.entries[address] else { continue }
                 let stored = try txn.addressState(chain: chain, address: address)

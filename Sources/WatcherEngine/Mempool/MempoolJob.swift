@@ -87,8 +87,10 @@ struct MempoolJob: Sendable {
                 matched.wallet = try targets.matchWallets(transactions.map(WalletBlockMatch.matchable), &current)
                 walletScan = current
             }
-            if !matched.isEmpty {
-                try await commitMempool(matched, derived: walletScan?.derived ?? [:])
+            // A replacement of a followed transaction retracts it in the same commit.
+            let conflicts = try self.conflicts(read, followed: followed)
+            if !matched.isEmpty || !conflicts.isEmpty {
+                try await commitMempool(matched, derived: walletScan?.derived ?? [:], conflicts: conflicts)
             }
             memory.add(chunk)
         }

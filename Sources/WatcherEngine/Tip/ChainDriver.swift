@@ -75,7 +75,10 @@ struct ChainDriver: Sendable {
         // a block the walk never saw (a provider ahead of the tip's), and that block may be gone already.
         let floor = ChainReducer.revertFloor(memory, outcome)
         if let floor { try await settle(fork: floor, tipHeight: tip.height, into: &newChain) }
-        let (scanned, grown) = try await scanBlocks(outcome, followed: followed, wallets: walletScan)
+        // The tip a fresh store starts at belongs to every watch's baseline (their starting balances, read at it,
+        // hold its payments already): only the blocks after it are scanned.
+        let (scanned, grown) =
+            memory.tip == nil ? ([], nil) : try await scanBlocks(outcome, followed: followed, wallets: walletScan)
         try await commit(
             memory: memory,
             outcome: outcome,

@@ -5,8 +5,10 @@ import WatcherStorage
 
 /// The starting balances of a scanned wallet on a node (``ChainCapabilities/utxoScan``, no address index): the
 /// window's addresses whose balance is not known, read from the UTXO set in one long request (as
-/// ``StartingBalances`` does for addresses), applied as a silent baseline of the addresses and the wallet. A funded
-/// address counts as used, so the window grows past it, and the next round reads the addresses it grew by.
+/// ``StartingBalances`` does for addresses), applied as a silent baseline of the addresses and the wallet, except the
+/// outputs made in a block from the wallet's `since` on: those are payments the growing window reached after their
+/// block, announced as that block's. A funded address counts as used, so the window grows past it, and the next
+/// round reads the addresses it grew by.
 extension WalletDriver {
     /// Reads and stores the starting balances of the window's addresses not known yet; does nothing on a provider
     /// without ``ChainCapabilities/utxoScan``.
@@ -53,16 +55,35 @@ extension WalletDriver {
             }
             var wallets = try WalletCommit(chain: chain, book: book, txn: txn, now: now)
             guard try wallets.state(id) != nil else { return [] }
+            let hashes = try txn.blockHashes(chain: chain)
+            let prices = try txn.prices()
+            var events: [NewEvent] = []
             for target in asked {
                 guard let balance = scan.balances[target.address] else { continue }
                 let (stored, address, entry) = try wallets.placed(target.address, ref: target.ref, wallet: wallet)
-                let context = AddressReducer.Context(chain: chain, entry: entry, now: now)
-                let next = AddressReducer.started(address, confirmedSat: balance, at: scan.block, context: context)
+                let context = AddressReducer.Context(
+                    chain: chain,
+                    entry: entry,
+                    prices: prices,
+                    blockHashes: hashes,
+                    now: now
+                )
+                // A payment in a block from the wallet's `since` on, to an index the window reached only later, is
+                // announced: only what the address held before `since` is a silent baseline.
+                let (next, emitted) = AddressReducer.started(
+                    address,
+                    confirmedSat: balance,
+                    outputs: scan.outputs[target.address] ?? [],
+                    at: scan.block,
+                    hashes: hashes,
+                    context: context
+                )
                 if next != stored { try txn.putAddressState(next) }
-                try wallets.record(target.ref, before: stored, after: next, events: [])
+                try wallets.record(target.ref, before: stored, after: next, events: emitted)
                 if balance > 0 { try wallets.used(target.ref) }
+                events += emitted
             }
-            return try wallets.finish()
+            return events + (try wallets.finish())
         }
     }
 }

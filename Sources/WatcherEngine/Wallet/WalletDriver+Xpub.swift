@@ -58,7 +58,7 @@ extension WalletDriver {
             if let ref = stored.wallet { unconfirmedKnown[stored.address] = ref }
         }
         let store = context.store
-        let outcome = try WalletSummaryReader.read(
+        var summaryRead = try WalletSummaryReader.read(
             pages,
             wallet: wallet,
             state: state,
@@ -69,6 +69,8 @@ extension WalletDriver {
             unconfirmedKnown: unconfirmedKnown,
             lookup: { scripts in try store.read { try $0.walletScripts(chain: chain, scripts) } }
         )
+        try await withUnconfirmedInputs(&summaryRead.observed, known: known)
+        let outcome = summaryRead
         let tipBefore = read.2?.hash
         let hashes = read.3
         let wallet = self.wallet
@@ -121,5 +123,36 @@ extension WalletDriver {
             if summary.transactions.contains(where: { settled.contains($0.txid) }) { return (pages, true) }
         }
         return (pages, false)
+    }
+
+    /// ``TxFacts/unconfirmedInputs`` of the mempool transactions the summary shows for the first time, as a polled
+    /// address's (``AddressDriver/withUnconfirmedInputs(_:stored:)``): a parent in the wallet's own page answers
+    /// itself, any other costs one lookup, once.
+    func withUnconfirmedInputs(_ observed: inout [WalletSummaryReader.Observed], known: [AddressState]) async throws {
+        let stored = Dictionary(known.map { ($0.address, $0) }) { first, _ in first }
+        // The wallet's page as one history: a parent paid to another address of the wallet is on it too.
+        var page: [String: AddressTx] = [:]
+        for item in observed { for tx in item.observation.history ?? [] { page[tx.txid] = tx } }
+        var reader = AddressDriver(chain: chain, providers: providers, context: context)
+        reader.priority = priority
+        for index in observed.indices {
+            guard let history = observed[index].observation.history,
+                history.contains(where: {
+                    $0.blockHeight == nil && stored[observed[index].address]?.txs[$0.txid] == nil
+                })
+            else { continue }
+            let own = Set(history.map(\.txid))
+            // The others only answer whether a parent is confirmed: without facts, they cost no lookup.
+            let others = page.values.filter { !own.contains($0.txid) }.sorted { $0.txid < $1.txid }.map { tx in
+                var tx = tx
+                tx.facts = nil
+                return tx
+            }
+            let filled = try await reader.withUnconfirmedInputs(
+                history + others,
+                stored: stored[observed[index].address]
+            )
+            observed[index].observation.history = Array(filled.prefix(history.count))
+        }
     }
 }

@@ -4,11 +4,14 @@ import WatcherCore
 extension AddressReducer {
     /// Forgets the unconfirmed `txid` of the address and announces it gone (`address.tx.replaced`, and its balance
     /// step), with the reason and replacement the providers' answers about the outputs it spent (`spends`) tell.
-    /// A transaction unknown, or known in a block, changes nothing.
+    /// `followed` holds the address's own transactions that may be the replacement (a replacement that pays the
+    /// address too is followed as a transaction of its own: `replacementFollowed`). A transaction unknown, or known
+    /// in a block, changes nothing.
     package static func dropped(
         _ state: AddressState,
         txid: String,
         spends: [TxOutpoint: OutputSpend] = [:],
+        followed: [AddressTx]? = nil,
         context: Context
     ) -> (AddressState, [NewEvent]) {
         guard let tx = state.txs[txid], tx.blockHeight == nil else { return (state, []) }
@@ -21,7 +24,7 @@ extension AddressReducer {
             state.summary = summary
         }
         state.updatedAt = context.now
-        let replacement = replacement(of: tx, history: nil, spends: spends)
+        let replacement = replacement(of: tx, history: followed, spends: spends)
         remember(replacement, of: txid, in: &state)
         var events = [replaced(tx, replacement, balance: state.summary?.balanceSat, context: context)]
         events += balanceChanges(events, before: before, after: state, context: context)

@@ -4,7 +4,7 @@ import WatcherCore
 extension AddressReducer {
     /// How much history to ask for.
     public enum HistoryRequest: Sendable, Equatable {
-        /// The summary did not change: no history request.
+        /// The summary did not change and no mempool transaction is pending: no history request.
         case none
         /// The address has no transactions: the history is empty and complete.
         case empty
@@ -29,7 +29,10 @@ extension AddressReducer {
         context: Context
     ) -> HistoryRequest {
         let previous = stored?.summary
-        if let previous, previous == summary { return .none }
+        // A summary that stands still says nothing of a mempool transaction replaced by one of the same amount (a
+        // fee bump from the payer's change): while one is pending, the history is read every round.
+        let pending = stored?.txs.values.contains { $0.blockHeight == nil } ?? false
+        if let previous, previous == summary, !pending { return .none }
         if summary.txCount == 0, (summary.unconfirmedTxCount ?? 0) == 0 { return .empty }
         let txs = stored?.txs.values.map { $0 } ?? []
         let anchor = historyAnchor(txs, tipHeight: tipHeight, context: context)

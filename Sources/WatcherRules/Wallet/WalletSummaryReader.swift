@@ -80,6 +80,7 @@ public enum WalletSummaryReader {
         for ref in refs.values { byScript[try wallet.script(ref.branch, ref.index)] = ref }
         var seen: Set<String> = []
         let transactions = pages.flatMap(\.transactions).filter { seen.insert($0.txid).inserted }
+        let facts = pages.reduce(into: [String: TxFacts]()) { all, page in all.merge(page.facts) { first, _ in first } }
         let txs = transactions.map { tx in
             WalletMatcher.Tx(
                 txid: tx.txid,
@@ -112,7 +113,8 @@ public enum WalletSummaryReader {
                     blockHeight: tx.blockHeight,
                     blockHash: tx.blockHash,
                     time: tx.time,
-                    deltaSat: match.deltaSat
+                    deltaSat: match.deltaSat,
+                    facts: facts[tx.txid]
                 )
             )
         }

@@ -8,7 +8,8 @@ import WatcherTesting
 
 /// `address.tx.replaced` names its replacer and why, from the real runtime against the simnet's Blockbook on the
 /// wall clock: a fee bump that pays elsewhere (named by `?spending=true`), one that still pays the followed address
-/// (in its history: followed as a payment of its own), an eviction (the inputs unspent again), and a payment whose
+/// (in its history: followed as a payment of its own, seen before any block although the summary does not move), an
+/// eviction (the inputs unspent again), and a payment whose
 /// parent left the mempool (the inputs gone).
 @Suite(.serialized)
 struct ReplacementTests {
@@ -69,10 +70,11 @@ struct ReplacementTests {
             let txid = try await Self.payment(simnet, store, from: payer)
             let replacement = try await simnet.replace(txid, payTo: Self.followed)
             // A fee bump that keeps the payment: the same 50,000 sat, a higher fee from the payer's change. The
-            // address's summary (balances, counts) does not move, so a poll sees the swap with the next block.
+            // address's summary (balances, counts) does not move, yet the poll sees the swap while the replacement
+            // is in the mempool (issue 33, item 7): a merchant accepting at zero confirmations is told at once.
             let value = try #require(await simnet.chain().transaction(replacement)?.outputs.first?.value)
             #expect(value == 50_000)
-            _ = try await simnet.mine(count: 1)
+            let tip = await simnet.tip()
             let replaced = try await EngineHarness.event(
                 store,
                 "address.tx.replaced",
@@ -82,6 +84,19 @@ struct ReplacementTests {
             #expect(replaced["data"]?["replacedBy"] == .string(replacement))
             #expect(replaced["data"]?["replacementFollowed"] == .bool(true))
             #expect(replaced["data"]?["replacementDeltaSat"] == .number("50000"))
+            try await EngineHarness.event(
+                store,
+                "address.tx.unconfirmed",
+                where: EngineHarness.has("txid", replacement)
+            )
+            #expect(await simnet.tip() == tip, "no block was needed")
+            let steps = try EngineHarness.events(store).filter { $0["type"] == .string("address.balance.changed") }
+            let pending = steps.reduce(Int64(0)) { total, step in
+                guard case .number(let text)? = step["data"]?["unconfirmedDeltaSat"] else { return total }
+                return total + (Int64(text) ?? 0)
+            }
+            #expect(pending == 50_000, "\(steps)")
+            _ = try await simnet.mine(count: 1)
             let confirmed = try await EngineHarness.event(
                 store,
                 "address.tx.confirmed",

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Testing
+import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
 import WatcherSimnet
@@ -90,6 +91,50 @@ struct ZeroConfTests {
                     #expect(event["data"]?["rbf"] == .bool(true))
                     #expect(event["data"]?["unconfirmedInputs"] == .number("1"))
                 }
+            }
+        }
+    }
+
+    /// Issue 33, item 9: a wallet on Blockbook's `xpub` strategy (what `auto` picks there) carries the same facts:
+    /// its summary's transactions are the full form, with `fees`, `vsize` and each vin's `txid` and `sequence`.
+    @Test func aWalletOnTheXpubStrategyCarriesTheSameFacts() async throws {
+        try await Harness.withData(EngineHarness.quiet) { simnet, client, data in
+            let config = try EngineHarness.config(
+                simnet,
+                data,
+                watches: #"""
+                    [{"id": "shop", "type": "wallet", "providers": ["bb"], "every": "1s", "strategy": "xpub",
+                      "descriptor": "\#(WalletHarness.descriptor)", "gap": \#(WalletHarness.gap)}]
+                    """#
+            )
+            let zero = try WalletHarness.address(.receive, 0)
+            let one = try WalletHarness.address(.receive, 1)
+            try await EngineHarness.running(config, client: client) { store in
+                try await eventually("the wallet's first round") {
+                    try WalletHarness.state(store)?.receive.checkedUpTo != nil
+                }
+                let funding = try await simnet.pay(to: zero, amountSat: 80_000, rbf: false)
+                let first = try await EngineHarness.event(
+                    store,
+                    "address.tx.unconfirmed",
+                    where: EngineHarness.has("txid", funding)
+                )
+                let (fee, vsize) = try await Self.feeAndSize(simnet, client, funding)
+                try Self.expectRate(first["data"] ?? .null, fee: fee, vsize: vsize)
+                #expect(first["data"]?["rbf"] == .bool(false), "\(first)")
+                #expect(first["data"]?["unconfirmedInputs"] == .number("0"), "\(first)")
+
+                // Spends the wallet's own unconfirmed coin at index 0, signalling.
+                let spend = try await simnet.pay(to: one, amountSat: 30_000, from: zero)
+                let received = try await EngineHarness.event(
+                    store,
+                    "address.tx.unconfirmed",
+                    where: { $0["txid"] == .string(spend) && $0["address"] == .string(one) }
+                )
+                let (spendFee, spendSize) = try await Self.feeAndSize(simnet, client, spend)
+                try Self.expectRate(received["data"] ?? .null, fee: spendFee, vsize: spendSize)
+                #expect(received["data"]?["rbf"] == .bool(true), "\(received)")
+                #expect(received["data"]?["unconfirmedInputs"] == .number("1"), "\(received)")
             }
         }
     }

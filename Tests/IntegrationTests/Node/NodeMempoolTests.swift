@@ -137,7 +137,7 @@ struct NodeMempoolTests {
         }
     }
 
-    @Test func aPaymentReplacedInTheMempoolIsAnnouncedGoneOnceABlockDidNotConfirmIt() async throws {
+    @Test func aPaymentEvictedFromTheMempoolIsAnnouncedGoneOnceABlockDidNotConfirmIt() async throws {
         try await Harness.withData(NodeHarness.quiet) { simnet, client, data in
             let config = try NodeHarness.config(simnet, data, watches: Self.addressWatch([Self.followed]))
             try await EngineHarness.running(config, client: client) { store in
@@ -151,10 +151,10 @@ struct NodeMempoolTests {
                     "address.tx.unconfirmed",
                     where: EngineHarness.has("txid", txid)
                 )
-                // A double spend: the replacement pays an outside address. The job asks the node who spends the
-                // payment's inputs once it misses the payment, while the replacement is in the mempool.
+                // Gone without a replacement: the job asks the node who spends the payment's inputs once it misses
+                // the payment, and waits for a block that does not confirm it.
                 let asked = await simnet.stats().families[.bitcoind]?.endpoints["gettxspendingprevout"] ?? 0
-                let replacement = try await simnet.replace(txid)
+                _ = try await simnet.evict(txid)
                 try await eventually("the spenders asked about") {
                     await simnet.stats().families[.bitcoind]?.endpoints["gettxspendingprevout"] ?? 0 > asked
                 }
@@ -165,8 +165,8 @@ struct NodeMempoolTests {
                     where: EngineHarness.has("txid", txid)
                 )
                 #expect(replaced["data"]?["address"] == .string(Self.followed))
-                #expect(replaced["data"]?["reason"] == .string("replaced"))
-                #expect(replaced["data"]?["replacedBy"] == .string(replacement))
+                #expect(replaced["data"]?["reason"] == .string("evicted"))
+                #expect(replaced["data"]?["replacedBy"] == .null)
                 try await EngineHarness.event(store, "address.balance.changed") {
                     $0["txid"] == .string(txid) && $0["state"] == .string("replaced")
                 }
@@ -175,11 +175,56 @@ struct NodeMempoolTests {
                 #expect(tip.map { $0.height >= mined[0].height } == true)
                 let state = try store.read { try $0.addressState(chain: "btc", address: Self.followed) }
                 #expect(state?.txs[txid] == nil)
-                #expect(
-                    try !EngineHarness.events(store).contains {
-                        $0["type"] == .string("address.tx.confirmed") && $0["data"]?["txid"] == .string(txid)
-                    }
+            }
+        }
+    }
+
+    /// Issue 33, item 6: a replacement read from the node's mempool retracts the original at once (no block
+    /// needed: the node accepted a transaction spending the same input), names it, and follows it where it pays the
+    /// same address: the unconfirmed steps never count both.
+    @Test(arguments: [false, true])
+    func aReplacementReadFromTheMempoolRetractsTheOriginalAtOnce(_ paysTheSameAddress: Bool) async throws {
+        try await Harness.withData(NodeHarness.quiet) { simnet, client, data in
+            let config = try NodeHarness.config(simnet, data, watches: Self.addressWatch([Self.followed]))
+            try await EngineHarness.running(config, client: client) { store in
+                let start = await simnet.tip()
+                try await eventually("the first block scanned") {
+                    try store.read { try $0.tip(chain: "btc") }?.hash == start.hash
+                }
+                let txid = try await simnet.pay(to: Self.followed, amountSat: 20_000)
+                try await EngineHarness.event(
+                    store,
+                    "address.tx.unconfirmed",
+                    where: EngineHarness.has("txid", txid)
                 )
+                let replacement = try await simnet.replace(txid, payTo: paysTheSameAddress ? Self.followed : nil)
+                // No block is mined: the replacement alone retracts the original.
+                let replaced = try await EngineHarness.event(
+                    store,
+                    "address.tx.replaced",
+                    where: EngineHarness.has("txid", txid)
+                )
+                #expect(replaced["data"]?["reason"] == .string("replaced"))
+                #expect(replaced["data"]?["replacedBy"] == .string(replacement))
+                #expect(replaced["data"]?["replacementFollowed"] == .bool(paysTheSameAddress), "\(replaced)")
+                let expected: Int64 = paysTheSameAddress ? 20_000 : 0
+                if paysTheSameAddress {
+                    try await EngineHarness.event(
+                        store,
+                        "address.tx.unconfirmed",
+                        where: EngineHarness.has("txid", replacement)
+                    )
+                }
+                #expect(try store.read { try $0.tip(chain: "btc") }?.hash == start.hash, "no block was needed")
+                let steps = try EngineHarness.events(store).filter { $0["type"] == .string("address.balance.changed") }
+                let pending = steps.reduce(Int64(0)) { total, step in
+                    guard case .number(let text)? = step["data"]?["unconfirmedDeltaSat"] else { return total }
+                    return total + (Int64(text) ?? 0)
+                }
+                #expect(pending == expected, "\(steps)")
+                let state = try store.read { try $0.addressState(chain: "btc", address: Self.followed) }
+                #expect(state?.txs[txid] == nil)
+                #expect(state?.summary?.unconfirmedBalanceSat == expected)
             }
         }
     }

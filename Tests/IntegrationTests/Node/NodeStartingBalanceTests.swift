@@ -83,6 +83,52 @@ struct NodeStartingBalanceTests {
         }
     }
 
+    /// Issue 33, item 3: the tip a new watch starts at belongs to its baseline, so a payment in that block is in
+    /// the starting balance and is not announced too (the steps would count it twice).
+    @Test func aPaymentInTheTipBlockAtStartIsInTheBaselineNotAnnounced() async throws {
+        try await Harness.withData(NodeHarness.quiet) { simnet, client, data in
+            let address = EngineHarness.followed
+            let early = try await simnet.pay(to: address, amountSat: 31_000)
+            _ = try await simnet.mine(count: 1)
+            let atTip = try await simnet.pay(to: address, amountSat: 42_000)
+            _ = try await simnet.mine(count: 1)
+            let config = try NodeHarness.config(
+                simnet,
+                data,
+                watches: """
+                    [{"id": "shop", "type": "address", "providers": ["node"], "every": "1s",
+                      "addresses": ["\(address)"]}]
+                    """
+            )
+            try await EngineHarness.running(config, client: client) { store in
+                try await eventually(timeout: .seconds(60), "the starting balance stored") {
+                    try store.read { try $0.addressState(chain: "btc", address: address) }?.summary?.balanceSat
+                        == 73_000
+                }
+                let announced = try EngineHarness.events(store).filter {
+                    $0["type"]?.stringValue?.hasPrefix("address.") == true
+                }
+                #expect(announced.isEmpty, "the baseline's \(early) and \(atTip) announced: \(announced)")
+
+                let later = try await simnet.pay(to: address, amountSat: 5_000)
+                _ = try await simnet.mine(count: 1)
+                try await EngineHarness.event(
+                    store,
+                    "address.balance.changed",
+                    timeout: .seconds(60),
+                    where: { $0["txid"] == .string(later) && $0["state"] == .string("confirmed") }
+                )
+                // The steps add up to the balance less the baseline.
+                let steps = try EngineHarness.events(store).filter { $0["type"] == .string("address.balance.changed") }
+                let sum = steps.reduce(Int64(0)) { total, step in
+                    guard case .number(let text)? = step["data"]?["confirmedDeltaSat"] else { return total }
+                    return total + (Int64(text) ?? 0)
+                }
+                #expect(sum == 5_000, "\(steps)")
+            }
+        }
+    }
+
     @Test func aWalletFundedBeforeTheWatchStartsHasItsBalanceAndItsWindowGrows() async throws {
         try await Harness.withData(NodeHarness.quiet) { simnet, client, data in
             // Index 1 is in the first window (gap 3: 0...2); index 4 only once index 1 counts as used.

@@ -158,4 +158,58 @@ struct ZMQEngineTests {
         #expect(hinted.ids == polled.ids, "\(hinted.ids.symmetricDifference(polled.ids))")
         #expect(hinted.ids.count >= 4)
     }
+
+    /// Issue 33, item 6 on the hint: with the tip and the mempool polled hourly, the replacement's `sequence` `A`
+    /// alone reads it, and that read retracts the original (named, followed: it pays the address too) with no
+    /// whole-list read (`getrawmempool`) and no block in between.
+    @Test func aReplacementPushedBySequenceRetractsTheOriginalAtOnce() async throws {
+        var configuration = NodeHarness.quiet
+        configuration.zmq = "tcp://127.0.0.1:*"
+        try await Harness.withData(configuration) { simnet, client, data in
+            let endpoint = try #require(simnet.zmqEndpoint)
+            let followed = EngineHarness.followed
+            let json = """
+                {"storage": {"path": "\(data)"},
+                 "providers": [{"id": "node", "type": "bitcoind",
+                                "options": {"url": "\(simnet.baseURL)", "user": "watcher",
+                                            "password": "${NODE_PASSWORD}", "timeout": "10s", "zmq": "\(endpoint)"}}],
+                 "watches": [{"id": "shop", "type": "address", "providers": ["node"], "every": "1h",
+                              "addresses": ["\(followed)"]}],
+                 "sinks": []}
+                """
+            let config = try ConfigLoader(registry: .builtIn, environment: ["NODE_PASSWORD": NodeHarness.password])
+                .load(bytes: Array(json.utf8))
+            try await EngineHarness.running(config, client: client) { store in
+                let start = await simnet.tip()
+                try await eventually(timeout: .seconds(60), "the first tip stored") {
+                    try store.read { try $0.tip(chain: "btc") }?.hash == start.hash
+                }
+                // Two warm-up blocks: the subscription is live by the second.
+                for _ in 0..<2 {
+                    let warmUp = try await simnet.mine(count: 1)
+                    try await eventually(timeout: .seconds(60), "a warm-up block stored") {
+                        try store.read { try $0.tip(chain: "btc") }?.hash == warmUp[0].hash
+                    }
+                }
+                let txid = try await simnet.pay(to: followed, amountSat: 20_000)
+                try await EngineHarness.event(store, "address.tx.unconfirmed", timeout: .seconds(60)) {
+                    $0["txid"] == .string(txid)
+                }
+                let lists = await simnet.stats().families[.bitcoind]?.endpoints["getrawmempool"] ?? 0
+                let tip = await simnet.tip()
+                let replacement = try await simnet.replace(txid, payTo: followed)
+                let replaced = try await EngineHarness.event(store, "address.tx.replaced", timeout: .seconds(60)) {
+                    $0["txid"] == .string(txid)
+                }
+                #expect(replaced["data"]?["replacedBy"] == .string(replacement), "\(replaced)")
+                #expect(replaced["data"]?["replacementFollowed"] == .bool(true), "\(replaced)")
+                try await EngineHarness.event(store, "address.tx.unconfirmed", timeout: .seconds(60)) {
+                    $0["txid"] == .string(replacement)
+                }
+                #expect(await simnet.tip() == tip, "no block was needed")
+                let after = await simnet.stats().families[.bitcoind]?.endpoints["getrawmempool"] ?? 0
+                #expect(after == lists, "the list was read \(after - lists) more time(s): not the push alone")
+            }
+        }
+    }
 }
