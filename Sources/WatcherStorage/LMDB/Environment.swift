@@ -73,11 +73,14 @@ public final class Environment: @unchecked Sendable {
             throw error
         }
         self.handle = env
-        // A file shorter than its meta pages say would fault (SIGBUS) on the first read of a missing page.
+        // A file shorter than its meta pages say would fault (SIGBUS) on the first read of a missing page. The size
+        // is read again after the open: a daemon writing the store meanwhile (its first commits) grew the file since
+        // the first look, and a reader must not take that for truncation.
         let expected = Self.usage(env).usedBytes
-        if let existing, existing < expected {
+        let current = (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) ?? existing
+        if existing != nil, let current, current < expected {
             mdb_env_close(env)
-            throw StorageError.truncated(file: dataFile, size: existing, expected: expected)
+            throw StorageError.truncated(file: dataFile, size: current, expected: expected)
         }
         var dead: Int32 = 0
         mdb_reader_check(env, &dead)
