@@ -132,7 +132,8 @@ struct Daemon {
                 live: live,
                 board: runtime.board,
                 registry: registry,
-                signal: runtime.factory.signal
+                signal: runtime.factory.signal,
+                logger: logger
             ) {
                 collector.collect()
             }
@@ -233,6 +234,7 @@ extension Daemon {
         board: ProviderHealthBoard,
         registry: PrometheusCollectorRegistry,
         signal: LogSignal,
+        logger: Logger,
         beforeScrape: @escaping @Sendable () -> Void
     ) -> StatusServer.Sources {
         var sources = StatusServer.Sources(
@@ -263,7 +265,7 @@ extension Daemon {
             else { throw CommandFailure.usage("no wallet \(id)") }
             return try await WalletIssuer.next(wallet, chain: watch.chain, label: label, store: store).json
         }
-        sources.requestWrites = RequestWritesSource.make(live: live, store: store, signal: signal)
+        sources.requestWrites = RequestWritesSource.make(live: live, store: store, signal: signal, logger: logger)
         return sources
     }
 }

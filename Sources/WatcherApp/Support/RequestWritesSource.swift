@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
@@ -11,7 +12,9 @@ import WatcherStorage
 /// The daemon's payment request writes for the status server (`POST /api/requests…`): ``RequestDesk`` on the
 /// store, with the wallets and terms of the config in force when each request arrives.
 enum RequestWritesSource {
-    static func make(live: LiveState, store: Store, signal: LogSignal) -> StatusServer.Sources.RequestWrites {
+    static func make(live: LiveState, store: Store, signal: LogSignal, logger: Logger)
+        -> StatusServer.Sources.RequestWrites
+    {
         let log = EventLog(store: store, signal: signal)
         return .init(
             create: { order in
@@ -29,6 +32,9 @@ enum RequestWritesSource {
                     builder: EventBuilder(),
                     now: Date()
                 )
+                if let warning = created.warning {
+                    logger.warning("\(warning)", metadata: ["request": "\(created.request.id)"])
+                }
                 let tip = try store.read { try $0.tip(chain: watch.chain)?.height }
                 return (.object(RequestEvents.json(created.request, tipHeight: tip)), created.isNew, created.warning)
             },

@@ -242,6 +242,8 @@ struct WalletDriver: Sendable {
                 )
                 let (settled, complete, source) = (read.summary, read.complete, read.source)
                 var history = read.history
+                // The zero-conf facts' unconfirmed inputs, as for an address followed alone.
+                if let fetched = history { history = try await reader.withUnconfirmedInputs(fetched, stored: stored) }
                 var lookups: [String: ChainTransaction?] = [:]
                 var spends: [TxOutpoint: OutputSpend] = [:]
                 if let history, complete, let stored {

@@ -194,6 +194,30 @@ struct RequestDaemonTests {
         }
     }
 
+    @Test func zeroConfSettlesOnTheFactsAndRefusesAnRBFPayment() async throws {
+        let terms = #"{"zeroConf": {"maxSat": 50000, "allowRbf": false, "maxUnconfirmedInputs": 0, "minFeeRate": 1}}"#
+        try await RequestHarness.withDaemon(requests: terms) { simnet, config, data in
+            let final = try await RequestHarness.cli(["create", "shop", "--sat", "30000"], config: config)
+            let signalling = try await RequestHarness.cli(["create", "shop", "--sat", "30000"], config: config)
+            let finalID = try #require(final["id"]?.stringValue)
+            let signallingID = try #require(signalling["id"]?.stringValue)
+            try await simnet.pay(to: try #require(final["address"]?.stringValue), amountSat: 30_000, rbf: false)
+            try await simnet.pay(to: try #require(signalling["address"]?.stringValue), amountSat: 30_000, rbf: true)
+            // No block: the payment that does not signal RBF settles on its facts, the other waits.
+            let settled = try await RequestHarness.wait(data, finalID, "request.settled")
+            #expect(settled["data"]?["policy"] == .string("zeroConf"), "\(settled)")
+            #expect(settled["data"]?["payments"]?[0]?["rbf"] == .bool(false))
+            #expect(settled["data"]?["payments"]?[0]?["confirmations"] == .number("0"))
+            let paid = try await RequestHarness.wait(data, signallingID, "request.paid")
+            #expect(paid["data"]?["payments"]?[0]?["rbf"] == .bool(true))
+            #expect(!RequestHarness.types(data, request: signallingID).contains("request.settled"))
+            _ = try await simnet.mine()
+            let confirmed = try await RequestHarness.wait(data, signallingID, "request.settled")
+            #expect(confirmed["data"]?["policy"] == .string("confirmations>=1"))
+            RequestHarness.expectNoRepeatedIDs(data)
+        }
+    }
+
     @Test func aRestartAcrossTheExpiryAnnouncesItOnce() async throws {
         let configuration = SimnetConfiguration(
             chain: ChainParameters(seed: 9, txsPerBlock: 1, mempoolTxsPerBlock: 0, fundedAddressCount: 20)
