@@ -141,4 +141,19 @@ struct PrettyEventLineTests {
                 + "confirmed f6b9baa4072b5d4e… confirmed +0.00040003 BTC → 0.00080003 BTC unconfirmed -0.00040003 BTC"
         )
     }
+
+    @Test func aPaymentRequestShowsItsStatusAmountsAndRule() {
+        let body = """
+            {"specversion": "1.0", "id": "evt_1", "type": "request.settled", "subject": "req_7f3a",
+             "time": "2026-11-29T10:00:00.000Z",
+             "data": {"id": "req_7f3a", "status": "settled", "late": true, "overpaid": false, "marked": false,
+                      "dueSat": 40827, "paidSat": 40600, "orderId": "1042", "policy": "late.accept, confirmations>=1"}}
+            """
+        let event = SinkEvent(seq: 1, id: "evt_1", type: "request.settled", body: Array(body.utf8))
+        #expect(
+            PrettyEventLine.render(event, color: false)
+                == "2026-11-29T10:00:00.000Z  request.settled             req_7f3a  status=settled+late due=40827 "
+                + "paid=40600 order=1042 policy=late.accept, confirmations>=1"
+        )
+    }
 }

@@ -21,6 +21,8 @@ public enum PrettyEventLine {
             let data = envelope?["data"], let step = BalanceStepLine(data: data)
         {
             details.append(step.text)
+        } else if event.type.hasPrefix("request."), let data = envelope?["data"] {
+            details.append(requestText(data))
         } else if let members = envelope?["data"]?.members {
             let wanted = [
                 "height", "hash", "label", "txid", "deltaBtc", "balanceBtc", "confirmations", "currency", "price",
@@ -48,5 +50,19 @@ public enum PrettyEventLine {
             type = "\u{1B}[\(code)m\(type)\u{1B}[0m"
         }
         return [time, type, subject, details.joined(separator: " ")].filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// A payment request's step: its status and flags, the amounts, the order, and the payment or rule involved.
+    static func requestText(_ data: JSONValue) -> String {
+        var status = "status=" + (data["status"]?.stringValue ?? "?")
+        for flag in ["late", "overpaid", "marked"] where data[flag] == .bool(true) { status += "+\(flag)" }
+        var parts = [
+            status, "due=\(data["dueSat"]?.serialized() ?? "?")", "paid=\(data["paidSat"]?.serialized() ?? "?")",
+        ]
+        if let order = data["orderId"]?.stringValue { parts.append("order=\(order)") }
+        if let txid = data["payment"]?["txid"]?.stringValue { parts.append("txid=\(txid.prefix(16))…") }
+        if let by = data["replacedBy"]?.stringValue { parts.append("replacedBy=\(by.prefix(16))…") }
+        if let policy = data["policy"]?.stringValue { parts.append("policy=\(policy)") }
+        return parts.joined(separator: " ")
     }
 }
