@@ -230,6 +230,28 @@ class Run:
         assert labels == ["Order 42"], labels
         self.shot("wallet-paid")
 
+    def requests(self):
+        self.step("Requests tab: a request created through the API, with its QR code")
+        made = urllib.request.Request(self.args.base.rstrip("/") + "/api/requests",
+                                      data=json.dumps({"wallet": "shop", "sat": 31337, "orderId": "browser-1"}).encode(),
+                                      method="POST", headers={"Content-Type": "application/json"})
+        request = json.loads(urllib.request.urlopen(made, timeout=10).read())
+        self.driver.find_element(By.ID, "tab-requests").click()
+        row = f'tr.request-row[data-request="{request["id"]}"]'
+        self.until("the request, open", lambda: self.values(row + " td.status", "text") == ["open"])
+        self.click(row, "the request")
+        self.until("its page", lambda: self.text("request-uri") == request["uri"])
+        self.until("its QR code drawn", lambda: self.driver.execute_script(
+            "const i = document.getElementById('request-qr'); return i && i.complete && i.naturalWidth > 0;"))
+        self.shot("request")
+        self.step("paid and mined: settled without a reload")
+        pay = urllib.request.Request(self.args.simnet.rstrip("/") + "/control/tx",
+                                     data=json.dumps({"to": request["address"], "amountSat": 31337}).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(pay, timeout=10).read()
+        self.mine()
+        self.until("the request settled", lambda: self.values(row + " td.status", "text") == ["settled"])
+
     def prices_and_events(self):
         self.step("Prices tab")
         self.driver.find_element(By.ID, "tab-prices").click()
@@ -259,6 +281,7 @@ def main():
         run.blocks()
         run.accounts()
         run.wallets()
+        run.requests()
         run.prices_and_events()
         # The refused adds answer 400 and 422 on purpose; the console reports those as failed loads.
         errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"
