@@ -13,7 +13,7 @@ struct RequestReducerTests {
     /// A request for `due` sat created at `start` (expiry 15 min, settle by + 24 h, 1 confirmation).
     static func request(due: Int64 = 40_000, terms: RequestTerms = RequestTerms()) -> PaymentRequest {
         PaymentRequest(
-            id: PaymentRequest.id(chain: "btc", wallet: "shop", index: 3),
+            id: PaymentRequest.id(chain: "btc", wallet: "shop", address: "bc1qshop3"),
             chain: "btc",
             wallet: "shop",
             index: 3,
@@ -131,6 +131,19 @@ struct RequestReducerTests {
         var (r, _, _) = Self.step(Self.request(), [], at: 16)
         (r, _, _) = Self.step(r, [Self.tx("a", 40_000, height: 101)], tip: 101, at: 20)
         #expect((r.status, r.late) == (.late, true))
+    }
+
+    @Test func aPaymentFirstSeenInABlockMinedBeforeExpiryIsNotLate() {
+        // The daemon was down from minute 1 to 30; the payment's block is from minute 10, before the expiry (15).
+        let paid = AddressState.TrackedTx(txid: "a", blockHeight: 101, blockHash: "b101", deltaSat: 40_000)
+        var facts = RequestReducer.Facts(tipHeight: 101, txs: [paid])
+        facts.blockTimes[101] = Self.at(10)
+        let (onTime, _) = RequestReducer.reduce(Self.request(), facts: facts, now: Self.at(30), events: Self.builder)
+        #expect((onTime.status, onTime.late) == (.settled, false))
+        #expect(onTime.payments.first?.firstSeenAt == Self.at(10))
+        facts.blockTimes[101] = Self.at(20)
+        let (late, _) = RequestReducer.reduce(Self.request(), facts: facts, now: Self.at(30), events: Self.builder)
+        #expect((late.status, late.late) == (.late, true))
     }
 
     @Test func aLatePaymentPastTheWindowOrRateDriftIsNotAccepted() {

@@ -40,12 +40,13 @@ package enum RequestDesk {
             }
             let (dueSat, fiat) = try amount(order.amount, terms: termsUsed, txn: txn, now: now)
             let ref = try WalletIssuer.issue(wallet, chain: chain, label: order.label, txn: txn, now: now)
+            let address = try wallet.address(.receive, ref.index)
             let request = PaymentRequest(
-                id: PaymentRequest.id(chain: chain, wallet: wallet.id, index: ref.index),
+                id: PaymentRequest.id(chain: chain, wallet: wallet.id, address: address),
                 chain: chain,
                 wallet: wallet.id,
                 index: ref.index,
-                address: try wallet.address(.receive, ref.index),
+                address: address,
                 dueSat: dueSat,
                 terms: termsUsed,
                 createdAt: now,

@@ -128,7 +128,10 @@ package struct RequestJob: Sendable {
                 guard let request = try txn.request(chain: chain, id: id) else { continue }
                 let state = try txn.addressState(chain: chain, address: request.address)
                 let rate = try request.fiat.flatMap { try txn.price(currency: $0.currency)?.price }
-                let facts = RequestReducer.Facts(tipHeight: tip, state: state, rateNow: rate)
+                var facts = RequestReducer.Facts(tipHeight: tip, state: state, rateNow: rate)
+                for height in Set(state.map { $0.txs.values.compactMap(\.blockHeight) } ?? []) {
+                    facts.blockTimes[height] = try txn.header(chain: chain, height: height)?.time
+                }
                 let (after, events) = RequestReducer.reduce(request, facts: facts, now: now, events: builder)
                 if after != request { steps.append((request, after, events)) }
                 seen.append(after)

@@ -18,6 +18,9 @@ public enum RequestReducer {
         public var rateNow: Decimal?
         /// What replaced transactions that left the address, where a provider named it.
         public var replacedBy: [String: String]
+        /// The time of the blocks the address's confirmed transactions are in, where stored: a payment first seen
+        /// already confirmed (the daemon was down) was made no later than its block, which may be before expiry.
+        public var blockTimes: [Int: Date] = [:]
 
         /// Creates facts.
         public init(
@@ -54,7 +57,7 @@ public enum RequestReducer {
         var request = request
         var pending: [RequestEvents.Pending] = []
         if let txs = facts.txs {
-            pending += count(txs, into: &request, now: now)
+            pending += count(txs, into: &request, now: now, blockTimes: facts.blockTimes)
             pending += replaced(txs, named: facts.replacedBy, in: &request)
         }
         let verdict = RequestStatusRule.evaluate(request, tipHeight: facts.tipHeight, rateNow: facts.rateNow, now: now)
@@ -73,9 +76,12 @@ public enum RequestReducer {
     }
 
     /// Adds the address's new incoming transactions as payments and follows the known ones into their blocks.
-    static func count(_ txs: [AddressState.TrackedTx], into request: inout PaymentRequest, now: Date)
-        -> [RequestEvents.Pending]
-    {
+    static func count(
+        _ txs: [AddressState.TrackedTx],
+        into request: inout PaymentRequest,
+        now: Date,
+        blockTimes: [Int: Date] = [:]
+    ) -> [RequestEvents.Pending] {
         var pending: [RequestEvents.Pending] = []
         for tx in txs.sorted(by: { ($0.blockHeight ?? .max, $0.txid) < ($1.blockHeight ?? .max, $1.txid) })
         where tx.deltaSat > 0 {
@@ -96,7 +102,9 @@ public enum RequestReducer {
                 sat: tx.deltaSat,
                 blockHeight: tx.blockHeight,
                 blockHash: tx.blockHash,
-                firstSeenAt: now,
+                // First seen in a block: made no later than the block (from the provider's evidence, not the
+                // moment this daemon, perhaps just restarted, looked).
+                firstSeenAt: min(now, tx.blockHeight.flatMap { blockTimes[$0] } ?? now),
                 facts: tx.facts,
                 spends: tx.spends
             )

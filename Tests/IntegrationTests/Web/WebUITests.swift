@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
 import WatcherRules
@@ -57,7 +58,11 @@ struct BrowserWebUITests {
                 let status = status.map { #", "status": \#($0)"# } ?? ""
                 return #"{"method": "\#(method)", "path": "\#(path)"\#(body)\#(status)}"#
             }
-            let requestID = PaymentRequest.id(chain: "btc", wallet: "shop", index: 2)
+            let requestID = PaymentRequest.id(
+                chain: "btc",
+                wallet: "shop",
+                address: try WalletHarness.address(.receive, 2)
+            )
             let requests = [
                 request("GET", "/api/blocks", status: 200),
                 request("GET", "/api/blocks?limit=2", status: 200),
