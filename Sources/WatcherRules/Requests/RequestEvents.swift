@@ -24,7 +24,7 @@ public enum RequestEvents {
 
         /// The event announcing a move to `status`; `nil` for a fall back to `open` (the
         /// `request.payment.replaced` that caused it carries the status).
-        init?(status: PaymentRequest.Status, before: PaymentRequest.Status, late: Bool) {
+        init?(status: PaymentRequest.Status) {
             switch status {
             case .open: return nil
             case .partial: self = .partial

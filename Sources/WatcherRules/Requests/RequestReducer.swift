@@ -63,11 +63,10 @@ public enum RequestReducer {
         let verdict = RequestStatusRule.evaluate(request, tipHeight: facts.tipHeight, rateNow: facts.rateNow, now: now)
         request.policy = verdict.policy
         if verdict.status != request.status || verdict.late != request.late {
-            let before = request.status
             request.status = verdict.status
             request.late = verdict.late
             request.revision += 1
-            if let kind = RequestEvents.Kind(status: verdict.status, before: before, late: verdict.late) {
+            if let kind = RequestEvents.Kind(status: verdict.status) {
                 pending.append(.init(kind: kind, fact: [verdict.status.rawValue, "\(request.revision)"]))
             }
         }
