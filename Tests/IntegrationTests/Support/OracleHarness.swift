@@ -96,6 +96,47 @@ enum OracleHarness {
         return try JSONValue.parse(Array(outcome.output.utf8))
     }
 
+    /// A BDK wallet with a random key (`scripts/oracle/bdk-wallet.py new`): its public descriptors (a tpub) and its
+    /// first addresses on each branch.
+    struct Wallet: Sendable {
+        let external: String
+        let `internal`: String
+        let receive: [String]
+        let change: [String]
+
+        /// The two descriptors as one, for watcher: `…/<0;1>/*`, without BDK's checksum.
+        var multipath: String {
+            let body = external.split(separator: "#")[0]
+            return body.replacingOccurrences(of: "/0/*)", with: "/<0;1>/*)")
+        }
+    }
+
+    /// A new wallet of `kind` (`wpkh` or `tr`) drawn by BDK.
+    static func newWallet(_ python: String, _ kind: String) async throws -> Wallet {
+        let script = repository.appendingPathComponent("scripts/oracle/bdk-wallet.py").path
+        let outcome = try await ProcessRunner.run([python, script, "new", kind, "3"])
+        try #require(outcome.status == 0, "bdk-wallet.py new \(kind): \(outcome.output)")
+        let json = try JSONValue.parse(Array(outcome.output.utf8))
+        func strings(_ key: String) -> [String] { json[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        return Wallet(
+            external: json["external"]?.stringValue ?? "",
+            internal: json["internal"]?.stringValue ?? "",
+            receive: strings("receive"),
+            change: strings("change")
+        )
+    }
+
+    /// BDK's full scan of `wallet` through the Electrum server on `port`: `confirmed`, `unconfirmed` (pending),
+    /// `immature`, `txs` and `tip`.
+    static func bdkSync(_ python: String, port: Int, _ wallet: Wallet) async throws -> JSONValue {
+        let script = repository.appendingPathComponent("scripts/oracle/bdk-wallet.py").path
+        let outcome = try await ProcessRunner.run([
+            python, script, "sync", "tcp://127.0.0.1:\(port)", wallet.external, wallet.internal,
+        ])
+        try #require(outcome.status == 0, "bdk-wallet.py sync: \(outcome.output)")
+        return try JSONValue.parse(Array(outcome.output.utf8))
+    }
+
     /// Waits until the Electrum server on `port` has `tip` as its tip (height and hash).
     static func waitForTip(_ python: String, port: Int, _ tip: BlockRef, log: @Sendable () -> String) async throws {
         try await eventually(timeout: .seconds(90), "the Electrum server at \(tip.height) \(tip.hash)") {
