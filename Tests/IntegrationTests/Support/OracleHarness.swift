@@ -75,6 +75,13 @@ enum OracleHarness {
                     "DAEMON_POLL_INTERVAL_BLOCKS": "100",
                     "DAEMON_POLL_INTERVAL_MEMPOOL": "100",
                     "CACHE_MB": "64",
+                    // No per-session cost throttling (by default a session past 1,000 cost units waits 2.5 s a
+                    // request): a watcher polling a wallet every second is well past it, and the tests compare
+                    // answers, not ElectrumX's DoS limits.
+                    "COST_SOFT_LIMIT": "0",
+                    "COST_HARD_LIMIT": "0",
+                    "REQUEST_SLEEP": "0",
+                    "INITIAL_CONCURRENT": "1000",
                 ],
                 outputPath: directory.file("electrumx.log")
             )
