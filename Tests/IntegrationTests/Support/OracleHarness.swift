@@ -78,8 +78,8 @@ enum OracleHarness {
                     // No per-session cost throttling (by default a session past 1,000 cost units waits 2.5 s a
                     // request): a watcher polling a wallet every second is well past it, and the tests compare
                     // answers, not ElectrumX's DoS limits.
-                    "COST_SOFT_LIMIT": "0",
-                    "COST_HARD_LIMIT": "0",
+                    "COST_SOFT_LIMIT": "100000000",
+                    "COST_HARD_LIMIT": "1000000000",
                     "REQUEST_SLEEP": "0",
                     "INITIAL_CONCURRENT": "1000",
                 ],
