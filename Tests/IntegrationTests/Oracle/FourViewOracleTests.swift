@@ -174,7 +174,7 @@ struct FourViewOracleTests {
             if let daemon {
                 #expect(daemon.exitStatus == nil, "the daemon ended early: \(daemon.output)")
                 daemon.signal(SIGTERM)
-                let status = try await daemon.wait()
+                let status = try await daemon.wait(timeout: .seconds(90))
                 // A stop used to crash here (SIGSEGV in mdb_txn_begin: a delivery worker reading the closed store).
                 #expect(status == 0, "the daemon stopped with \(status): \(daemon.output)")
             }
