@@ -6,8 +6,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # the one that sees the python3-* packages below. A pyenv or venv `python3` on PATH does not.
 PYTHON ?= /usr/bin/python3
 export WATCHER_PYTHON := $(PYTHON)
+# The oracles' Python (ElectrumX and BDK from PyPI, pinned in scripts/oracle/requirements.txt): a venv that
+# `make oracle-deps` creates with Debian's python3-venv, never the system Python (PEP 668). The oracle tests find it
+# through WATCHER_ORACLE_PYTHON and fail, naming what to install, when it is not there.
+ORACLE_VENV ?= $(CURDIR)/.build/oracle-venv
+export WATCHER_ORACLE_PYTHON := $(ORACLE_VENV)/bin/python
 
-.PHONY: run test check deps test-deps build lint format bench fuzz fuzz-ci example-test package package-test
+.PHONY: run test check deps test-deps oracle-deps build lint format bench fuzz fuzz-ci example-test package package-test
 
 # Every package comes from Debian's apt (no pip: Debian 12's Python refuses it, PEP 668). Each has a cheap test of
 # whether it is there already, and the test decides, not dpkg: a PostgreSQL of another repository, a library built
@@ -35,6 +40,9 @@ present.python3-jsonschema = $(PYTHON) -c "import jsonschema"
 present.python3-yaml = $(PYTHON) -c "import yaml"
 present.python3-ecdsa = $(PYTHON) -c "import ecdsa"
 present.zbar-tools = command -v zbarimg
+# The oracles' venv: Debian's python3-venv (ensurepip with it) creates it.
+ORACLE_PACKAGES := python3-venv
+present.python3-venv = $(PYTHON) -c "import ensurepip, venv"
 # Packaging (`make package`, `make package-test`): Debian's own tools, not needed to build or test.
 PACKAGE_PACKAGES := dpkg-dev binutils lintian systemd
 PACKAGE_TEST_PACKAGES := debootstrap
@@ -60,7 +68,17 @@ deps:
 
 # What building and every test need, in one pass.
 test-deps:
-	@$(call install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+	@$(call install,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(ORACLE_PACKAGES))
+
+# The oracles' venv, remade when the pinned requirements change (the stamp is newer than the list once installed).
+oracle-deps: $(ORACLE_VENV)/.installed
+$(ORACLE_VENV)/.installed: scripts/oracle/requirements.txt
+	@$(call install,$(ORACLE_PACKAGES))
+	rm -rf $(ORACLE_VENV)
+	$(PYTHON) -m venv $(ORACLE_VENV)
+	$(ORACLE_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/oracle/requirements.txt
+	$(ORACLE_VENV)/bin/python -c "import electrumx, bdkpython"
+	touch $@
 
 build: deps
 	$(SWIFT) build
@@ -88,7 +106,7 @@ WALL_CLOCK_REGEX := $(subst $(space),|,$(strip $(WALL_CLOCK_TESTS)))
 # WatcherPostgresTests target) or `Browser` (BrowserWebUITests, which also holds the docs/openapi.yaml check), and
 # the wall-clock ones are listed above. The test IDs matched are Target.Suite/test().
 CHECK_SKIP := Postgres|Browser|$(WALL_CLOCK_REGEX)
-check: test-deps lint
+check: test-deps oracle-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(CHECK_SKIP)'
 
@@ -97,7 +115,7 @@ check: test-deps lint
 # suite in parallel but the wall-clock ones, then those one after another in a single `--no-parallel` process, and
 # the example adapter package. The fuzzers' committed corpora are replayed by FuzzCorpusTests in the parallel phase;
 # open-ended libFuzzer runs with their sanitizer build are `make fuzz` (docs/fuzzing.md).
-test: test-deps lint
+test: test-deps oracle-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter WatcherRulesTests
 	$(SWIFT) test --skip-build --skip 'WatcherRulesTests|$(WALL_CLOCK_REGEX)'

@@ -29,6 +29,19 @@ struct EnvironmentTests {
         #expect(try env.read { try $0.get(db, Array("a".utf8)) } == nil)
     }
 
+    /// A reader still running while the daemon stops (a sink's delivery worker) began a transaction on the closed
+    /// environment and crashed the process in `mdb_txn_begin` (found by the oracle test through ElectrumX).
+    @Test func transactionsOnAClosedEnvironmentThrowInsteadOfCrashing() throws {
+        let dir = try TemporaryDirectory("lmdb")
+        defer { dir.remove() }
+        let env = try Environment(path: dir.storePath)
+        let db = try #require(try env.openDatabases(["kv"])["kv"])
+        try env.writeSync { txn throws in try txn.put(db, [1], [1]) }
+        env.close()
+        #expect(throws: LMDBError.self) { try env.read { try $0.get(db, [1]) } }
+        #expect(throws: LMDBError.self) { try env.writeSync { txn throws in try txn.put(db, [2], [2]) } }
+    }
+
     @Test func throwingWriteCommitsNothing() throws {
         struct Boom: Error {}
         let dir = try TemporaryDirectory("lmdb")

@@ -35,8 +35,22 @@ struct SimnetCommand: AsyncParsableCommand {
     @Option(help: "Transactions per block, coinbase included; above 1000 exercises block paging.")
     var txsPerBlock = 50
 
-    @Option(help: "Height of the first block.")
+    @Option(help: "Height of the first block (mainnet only: a regtest chain starts at its genesis block, height 0).")
     var startHeight = 800_000
+
+    @Option(
+        help: """
+            The network played: mainnet (bc1 addresses, a chain from --start-height) or regtest (the real regtest \
+            genesis block at height 0, bcrt1 addresses, coinbases spendable after 100 blocks).
+            """
+    )
+    var network = "mainnet"
+
+    @Option(
+        name: .customLong("core-version"),
+        help: "The Bitcoin Core release the node face answers as, \(CoreVersion.oldest) to \(CoreVersion.newest)."
+    )
+    var coreVersion = CoreVersion.newest.description
 
     @Option(
         name: .customLong("rate-limit"),
@@ -99,6 +113,8 @@ struct SimnetCommand: AsyncParsableCommand {
             throw ValidationError("--electrum-port must be within 0...65535.")
         }
         _ = try parsedPersonality()
+        _ = try parsedNetwork()
+        _ = try parsedCoreVersion()
         guard (1...100_000).contains(txsPerBlock) else {
             throw ValidationError("--txs-per-block must be within 1...100000.")
         }
@@ -107,14 +123,18 @@ struct SimnetCommand: AsyncParsableCommand {
     func run() async throws {
         let interval = try parsedInterval()
         var configuration = SimnetConfiguration(
-            seed: seed,
             host: host,
             port: port,
             blockInterval: interval == .zero ? nil : interval,
-            txsPerBlock: txsPerBlock,
-            startHeight: startHeight,
+            chain: ChainParameters(
+                seed: seed,
+                startHeight: startHeight,
+                txsPerBlock: txsPerBlock,
+                network: try parsedNetwork()
+            ),
             rateLimits: try parsedRateLimits()
         )
+        configuration.coreVersion = try parsedCoreVersion()
         (configuration.rpcUser, configuration.rpcPassword) = try parsedAuth()
         configuration.cookieFile = cookieFile
         configuration.txindex = txindex
@@ -147,6 +167,25 @@ struct SimnetCommand: AsyncParsableCommand {
             throw ValidationError("--block-interval must look like 10s, 1m or 0.")
         }
         return interval
+    }
+
+    private func parsedNetwork() throws -> SimnetNetwork {
+        guard let network = SimnetNetwork(name: network) else {
+            throw ValidationError(
+                "--network must be mainnet or regtest (the simnet plays no other network): '\(network)'."
+            )
+        }
+        return network
+    }
+
+    private func parsedCoreVersion() throws -> CoreVersion {
+        guard let version = CoreVersion(text: coreVersion) else {
+            throw ValidationError(
+                "--core-version must be a Bitcoin Core release from \(CoreVersion.oldest) to \(CoreVersion.newest),"
+                    + " like 31.0: '\(coreVersion)'."
+            )
+        }
+        return version
     }
 
     private func parsedPersonality() throws -> ElectrumSettings.Personality {
@@ -186,7 +225,7 @@ struct SimnetCommand: AsyncParsableCommand {
         let tip = await simnet.tip()
         var lines = [
             "watcher simnet listening on \(base)",
-            "seed \(simnet.configuration.chain.seed), tip \(tip.height) \(tip.hash)",
+            "network \(simnet.configuration.chain.network), seed \(simnet.configuration.chain.seed), tip \(tip.height) \(tip.hash)",
             "funded addresses:",
         ]
         var shown: Set<SimAddress.Kind> = []

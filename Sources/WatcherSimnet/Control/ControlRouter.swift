@@ -60,7 +60,7 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/reorg"): return try reorg(body)
             case ("POST", "/control/replace"):
                 let request = try decode(ReplaceRequest.self, body)
-                let tx = try engine.replace(request.txid, payTo: try request.payTo.map(Self.address))
+                let tx = try engine.replace(request.txid, payTo: try request.payTo.map(address))
                 return .json(.object([.init("txid", .string(tx.txid))]))
             case ("POST", "/control/evict"):
                 let gone = try engine.evict(decode(EvictRequest.self, body).txid)
@@ -118,9 +118,9 @@ struct ControlRouter: Sendable {
         return .json(.object([.init("blocks", .array(blocks.map(Self.ref)))]))
     }
 
-    static func address(_ text: String) throws -> SimAddress {
+    func address(_ text: String) throws -> SimAddress {
         do {
-            return try SimAddressParser.decode(text)
+            return try SimAddressParser.decode(text, network: engine.network)
         } catch {
             throw BadRequest(message: "invalid address \(text): \(error)")
         }
@@ -128,7 +128,7 @@ struct ControlRouter: Sendable {
 
     private func pay(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(TxRequest.self, body)
-        let parse = Self.address
+        let parse = address
         let address = try parse(request.to)
         let from = try request.from.map(parse)
         let change = try request.change.map(parse)
@@ -149,7 +149,7 @@ struct ControlRouter: Sendable {
         let request = try decode(HideRequest.self, body)
         let what: String
         switch (request.address, request.txid) {
-        case (let address?, nil): what = try Self.address(address).string
+        case (let address?, nil): what = try self.address(address).string
         case (nil, let txid?) where txid.count == 64 && txid.allSatisfy(\.isHexDigit): what = txid.lowercased()
         case (nil, _?): throw BadRequest(message: "txid must be 64 hex digits")
         default: throw BadRequest(message: "give one of address or txid")

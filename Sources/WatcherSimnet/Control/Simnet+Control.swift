@@ -32,7 +32,7 @@ extension Simnet {
     ) async throws -> String {
         func decode(_ text: String) throws -> SimAddress {
             do {
-                return try SimAddressParser.decode(text)
+                return try SimAddressParser.decode(text, network: configuration.chain.network)
             } catch {
                 throw Failure.invalidAddress(text, error)
             }
@@ -69,7 +69,7 @@ extension Simnet {
         var target: SimAddress?
         if let payTo {
             do {
-                target = try SimAddressParser.decode(payTo)
+                target = try SimAddressParser.decode(payTo, network: configuration.chain.network)
             } catch {
                 throw Failure.invalidAddress(payTo, error)
             }

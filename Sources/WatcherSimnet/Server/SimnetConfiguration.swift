@@ -34,6 +34,9 @@ public struct SimnetConfiguration: Sendable {
     /// Whether the node behaves as with `-txindex=1` (the default): `getrawtransaction` and `/rest/tx` find
     /// confirmed transactions without a block hash. Off, only mempool transactions or a given block's are found.
     public var txindex = true
+    /// The Bitcoin Core release the node face answers as (``CoreVersion/newest`` by default): `getnetworkinfo`
+    /// reports it, and `getindexinfo` lists `txospenderindex` beside `txindex` from 31.0.
+    public var coreVersion = CoreVersion.newest
     /// Where to publish Bitcoin Core's ZMQ `hashblock` and `sequence` topics (e.g. `tcp://127.0.0.1:*` for any free
     /// port, read back from ``Simnet/zmqEndpoint``); `nil` (the default) publishes nothing and `getzmqnotifications`
     /// answers `[]`.

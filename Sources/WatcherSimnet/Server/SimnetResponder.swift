@@ -64,6 +64,7 @@ struct SimnetResponder: HTTPResponder {
         let method = request.method.rawValue
         let authorization = request.headers[.authorization]
         let (credentials, txindex, zmqEndpoint) = (engine.node.credentials, engine.node.txindex, engine.zmq.endpoint)
+        let coreVersion = engine.node.version
         return try await deliver(admission, family: .bitcoind, path: path) { world, _ in
             if isRPC {
                 return NodeJSONRPC(
@@ -72,7 +73,8 @@ struct SimnetResponder: HTTPResponder {
                         txindex: txindex,
                         syncing: settings.initialBlockDownload,
                         zmqEndpoint: zmqEndpoint,
-                        chainName: settings.chain
+                        chainName: settings.chain,
+                        version: coreVersion
                     ),
                     settings: settings,
                     credentials: credentials

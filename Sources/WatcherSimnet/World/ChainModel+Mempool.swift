@@ -19,17 +19,35 @@ extension ChainModel {
         guard let tx = transactions[txid] else { return }
         confirmedAt[txid] = TxLocation(height: height, index: index)
         ledger.connect(tx)
+        let maturing = tx.isCoinbase && parameters.network.coinbaseMaturity > 0
         for (vout, output) in tx.outputs.enumerated() {
             guard let address = output.address, funded.contains(address) else { continue }
             let outpoint = SimOutpoint(txid: txid, vout: vout)
-            if spentBy[outpoint] == nil { spendable.insert(outpoint) }
+            if maturing {
+                immatureCoinbase[height, default: []].append(outpoint)
+            } else if spentBy[outpoint] == nil {
+                spendable.insert(outpoint)
+            }
+        }
+    }
+
+    /// Makes the coinbase outputs spendable that a transaction in the block at `spendHeight` may spend: those of
+    /// blocks at least ``SimnetNetwork/coinbaseMaturity`` below it (Core: `nSpendHeight - coinHeight >= 100`).
+    mutating func releaseMatured(spendHeight: Int) {
+        let limit = spendHeight - parameters.network.coinbaseMaturity
+        for height in immatureCoinbase.keys.sorted() where height <= limit {
+            for outpoint in immatureCoinbase.removeValue(forKey: height) ?? []
+            where spentBy[outpoint] == nil && confirmedAt[outpoint.txid] != nil {
+                spendable.insert(outpoint)
+            }
         }
     }
 
     /// Takes a confirmed transaction back out of its block (the reverse of ``confirm(_:height:index:)``).
     mutating func unconfirm(_ txid: String) {
-        guard let tx = transactions[txid], confirmedAt.removeValue(forKey: txid) != nil else { return }
+        guard let tx = transactions[txid], let location = confirmedAt.removeValue(forKey: txid) else { return }
         ledger.disconnect(tx)
+        if tx.isCoinbase { immatureCoinbase[location.height] = nil }
         for vout in tx.outputs.indices {
             spendable.remove(SimOutpoint(txid: txid, vout: vout))
         }

@@ -11,17 +11,56 @@ extension ChainModel {
         return (0..<count).map { _ in mineBlock() }
     }
 
-    /// The first block: a coinbase paying each funded address two outputs.
+    /// The first block: a coinbase paying each funded address two outputs. On mainnet it is the chain's first
+    /// block, on a made-up parent; on regtest it is height 1 on the genesis block, and its outputs stay within the
+    /// 50 BTC subsidy, as Core's validation demands.
     mutating func mineFundingBlock() {
         let time = parameters.startTime
+        let height = blocks.last.map { $0.height + 1 } ?? parameters.startHeight
+        let most: Int64 =
+            parameters.network == .regtest
+            ? max(5_000_000, subsidy(at: height) / Int64(2 * fundedAddresses.count)) : 250_000_000
         var outputs: [SimOutput] = []
         for address in fundedAddresses {
             for _ in 0..<2 {
-                outputs.append(SimOutput(address: address.string, value: rng.next(in: Int64(5_000_000)...250_000_000)))
+                outputs.append(SimOutput(address: address.string, value: rng.next(in: Int64(5_000_000)...most)))
             }
         }
-        let coinbase = makeCoinbase(height: parameters.startHeight, outputs: outputs, time: time, commitment: nil)
-        appendBlock(transactions: [coinbase], height: parameters.startHeight, time: time, parent: nextHash())
+        let parent = blocks.last?.hash ?? nextHash()
+        let coinbase = makeCoinbase(height: height, outputs: outputs, time: time, commitment: nil)
+        appendBlock(transactions: [coinbase], height: height, time: time, parent: parent)
+    }
+
+    /// Regtest's genesis block at height 0, its real bytes. Its coinbase pays a P2PK key that no address stands
+    /// for, and, as in Core, it is in no index: the simnet keeps its raw bytes (for `getblock`) and no outputs.
+    mutating func appendGenesis() {
+        let raw = RegtestGenesis.block
+        let coinbase = SimTransaction(
+            raw: raw.transactions[0],
+            inputs: [],
+            outputs: [],
+            firstSeen: Int64(raw.header.time),
+            txIndex: nextTxIndex()
+        )
+        transactions[coinbase.txid] = coinbase
+        let block = SimBlock(
+            height: 0,
+            hash: raw.hash.displayHex,
+            previousBlockHash: raw.header.previousBlockHash.displayHex,
+            merkleRoot: raw.header.merkleRoot.displayHex,
+            nonce: raw.header.nonce,
+            bits: raw.header.bitsHex,
+            difficulty: Self.difficultyText,
+            version: raw.header.version,
+            time: Int64(raw.header.time),
+            size: raw.serialized().count,
+            strippedSize: raw.serialized().count,
+            header: raw.header,
+            txids: [coinbase.txid]
+        )
+        blocks.append(block)
+        heightByHash[block.hash] = 0
+        confirmedAt[coinbase.txid] = TxLocation(height: 0, index: 0)
     }
 
     /// Mines one block on the tip. With `explicit` (a reorg's competing branch) it confirms exactly
@@ -45,7 +84,7 @@ extension ChainModel {
         let miner = rng.element(of: fundedAddresses).string
         let coinbase = makeCoinbase(
             height: height,
-            outputs: [SimOutput(address: miner, value: Self.subsidy(at: height) + fees)],
+            outputs: [SimOutput(address: miner, value: subsidy(at: height) + fees)],
             time: time,
             commitment: TxSerializer.witnessCommitment(included.compactMap { transactions[$0]?.raw })
         )
@@ -57,6 +96,7 @@ extension ChainModel {
         )
         let confirmed = Set(included)
         mempool.removeAll { confirmed.contains($0) }
+        releaseMatured(spendHeight: height + 1)
         if refillMempool {
             for offset in 0..<parameters.mempoolTxsPerBlock {
                 guard let tx = makeRandomTransaction(firstSeen: time + 20 * Int64(offset + 1)) else { break }
@@ -191,7 +231,7 @@ extension ChainModel {
     /// A fresh address outside the wallet, of a random kind.
     mutating func newOutsideAddress() -> String {
         let kind = rng.element(of: [SimAddress.Kind.p2wpkh, .p2tr, .p2pkh, .p2sh, .p2wsh])
-        let address = SimAddress.random(kind, using: &rng)
+        let address = SimAddress.random(kind, network: parameters.network, using: &rng)
         book[address.string] = address
         return address.string
     }

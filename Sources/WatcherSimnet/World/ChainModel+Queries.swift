@@ -73,7 +73,8 @@ extension ChainModel {
         }
         let truth = AddressTruth(
             address: address,
-            kind: book[address]?.kind ?? (try? SimAddressParser.decode(address).kind) ?? .p2wpkh,
+            kind: book[address]?.kind ?? (try? SimAddressParser.decode(address, network: parameters.network).kind)
+                ?? .p2wpkh,
             funded: funded.contains(address),
             confirmedBalanceSat: entry.received - entry.sent,
             unconfirmedBalanceSat: unconfirmedReceived - unconfirmedSent,

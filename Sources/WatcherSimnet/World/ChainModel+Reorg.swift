@@ -106,7 +106,8 @@ extension ChainModel {
         return admitSpend(inputs: inputs, outputs: outputs)
     }
 
-    /// Replaces the top `depth` blocks with a competing branch of the same length.
+    /// Replaces the top `depth` blocks with a competing branch of the same length (on regtest one block longer, as
+    /// Core needs more work to switch).
     ///
     /// Each disconnected non-coinbase transaction, in chain order, is re-confirmed on the new
     /// branch, returned to the mempool, or vanishes (as if double-spent), chosen by the seeded
@@ -115,7 +116,8 @@ extension ChainModel {
     /// - Returns: each replaced height with its old and new hash, lowest first.
     /// - Throws: ``Failure/invalidReorgDepth(_:maximum:)`` unless `1 <= depth < blocks.count`.
     public mutating func reorg(depth: Int) throws(Failure) -> [ReorgedBlock] {
-        let maximum = blocks.count - 1
+        // The funding block stays (and on regtest the genesis block below it).
+        let maximum = blocks.count - 1 - (parameters.network == .regtest ? 1 : 0)
         guard depth >= 1, depth <= maximum else { throw .invalidReorgDepth(depth, maximum: maximum) }
         let old = Array(blocks.suffix(depth))
         var coinbases: [String] = []
@@ -166,10 +168,14 @@ extension ChainModel {
             evict(txid)
         }
 
-        return old.enumerated().map { slot, oldBlock in
+        let replaced = old.enumerated().map { slot, oldBlock in
             let block = mineBlock(including: perSlot[slot], refillMempool: false)
             return ReorgedBlock(height: block.height, oldHash: oldBlock.hash, newHash: block.hash)
         }
+        // Core switches only to a branch with more work: on regtest the new branch is one block longer (an empty block
+        // on top), so a node's clients polling the height see the switch as a real node would make it.
+        if parameters.network == .regtest { mineBlock(including: [], refillMempool: false) }
+        return replaced
     }
 
     /// A version-2 spend of `inputs` to `outputs`, seen shortly after the tip, entered into the mempool.

@@ -67,7 +67,7 @@ public struct ChainModel: Sendable {
     public let parameters: ChainParameters
 
     var rng: SplitMixRandom
-    /// The main chain, index 0 at `parameters.startHeight`.
+    /// The main chain, index 0 at `parameters.startHeight` (regtest: the genesis block at height 0).
     public internal(set) var blocks: [SimBlock] = []
     var heightByHash: [String: Int] = [:]
     /// Every known transaction, confirmed or in the mempool.
@@ -91,6 +91,8 @@ public struct ChainModel: Sendable {
     /// `confirmations: -1`).
     var staleBlocks: [String: StaleBlock] = [:]
     var spendable = SpendablePool()
+    /// Coinbase outputs of funded addresses still maturing, by the height of their block (regtest: 100 blocks).
+    var immatureCoinbase: [Int: [SimOutpoint]] = [:]
     var ledger = AddressLedger()
 
     /// Builds the chain's first `initialBlocks` blocks.
@@ -99,13 +101,20 @@ public struct ChainModel: Sendable {
         self.rng = SplitMixRandom(seed: parameters.seed)
         let kinds: [SimAddress.Kind] = [.p2wpkh, .p2tr, .p2pkh, .p2sh]
         for index in 0..<parameters.fundedAddressCount {
-            let address = SimAddress.random(kinds[index % kinds.count], using: &rng)
+            let address = SimAddress.random(kinds[index % kinds.count], network: parameters.network, using: &rng)
             fundedAddresses.append(address)
             funded.insert(address.string)
             book[address.string] = address
             trackedAddresses.append(address.string)
         }
-        mineFundingBlock()
+        if parameters.network == .regtest {
+            appendGenesis()
+            mineFundingBlock()
+            // The funding coinbase matures: blocks up to height 100, empty but for their coinbase.
+            for _ in 1..<parameters.network.coinbaseMaturity { mineBlock() }
+        } else {
+            mineFundingBlock()
+        }
         for _ in 1..<parameters.initialBlocks {
             mineBlock()
         }
@@ -159,9 +168,8 @@ public struct ChainModel: Sendable {
         rng.next(in: Int64(1) << 40...(Int64(1) << 53) - 1)
     }
 
-    /// The block subsidy at `height` (50 BTC halving every 210,000 blocks).
-    static func subsidy(at height: Int) -> Int64 {
-        let halvings = height / 210_000
-        return halvings >= 64 ? 0 : 5_000_000_000 >> Int64(halvings)
+    /// The block subsidy at `height` on this chain's network (50 BTC halving every 210,000 blocks, 150 on regtest).
+    func subsidy(at height: Int) -> Int64 {
+        parameters.network.subsidy(at: height)
     }
 }

@@ -2,7 +2,11 @@
 public struct ChainParameters: Sendable, Hashable {
     /// The seed of every random choice the chain makes.
     public var seed: UInt64
-    /// The height of the first block.
+    /// The network played. On ``SimnetNetwork/regtest`` the chain starts at regtest's genesis block (height 0,
+    /// ``startHeight`` is ignored), the funding block is height 1 and 100 blocks mature its coinbase before the
+    /// ``initialBlocks`` of traffic.
+    public var network: SimnetNetwork
+    /// The height of the first block (mainnet only).
     public var startHeight: Int
     /// How many blocks exist at start (at least 1): the first funds the wallet addresses.
     public var initialBlocks: Int
@@ -23,10 +27,12 @@ public struct ChainParameters: Sendable, Hashable {
         txsPerBlock: Int = 50,
         mempoolTxsPerBlock: Int = 3,
         fundedAddressCount: Int = 24,
-        startTime: Int64 = 1_700_000_000
+        startTime: Int64 = 1_700_000_000,
+        network: SimnetNetwork = .mainnet
     ) {
         self.seed = seed
-        self.startHeight = max(0, startHeight)
+        self.network = network
+        self.startHeight = network == .regtest ? 0 : max(0, startHeight)
         self.initialBlocks = max(1, initialBlocks)
         self.txsPerBlock = max(1, txsPerBlock)
         self.mempoolTxsPerBlock = max(0, mempoolTxsPerBlock)

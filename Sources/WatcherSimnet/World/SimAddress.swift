@@ -1,7 +1,7 @@
 import WatcherBitcoin
 import WatcherCore
 
-/// A mainnet Bitcoin address known to the simnet, with the script it stands for.
+/// A Bitcoin address known to the simnet (of its network: mainnet or regtest), with the script it stands for.
 public struct SimAddress: Sendable, Hashable {
     /// The script type behind an address.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -27,12 +27,15 @@ public struct SimAddress: Sendable, Hashable {
     public let witnessVersion: UInt8?
     /// The hash (base58 kinds) or witness program (segwit kinds).
     public let program: [UInt8]
+    /// The network the address text is for.
+    public let network: SimnetNetwork
 
-    init(string: String, kind: Kind, witnessVersion: UInt8?, program: [UInt8]) {
+    init(string: String, kind: Kind, witnessVersion: UInt8?, program: [UInt8], network: SimnetNetwork) {
         self.string = string
         self.kind = kind
         self.witnessVersion = witnessVersion
         self.program = program
+        self.network = network
     }
 
     /// Builds an address of `kind` from its hash or program with WatcherCore's encoders.
@@ -40,42 +43,47 @@ public struct SimAddress: Sendable, Hashable {
     ///   - kind: `p2pkh`, `p2sh` (20-byte hash), `p2wpkh` (20 bytes), `p2wsh` or `p2tr` (32 bytes);
     ///     `witnessUnknown` encodes witness version 2.
     ///   - program: the hash or witness program.
-    public init(kind: Kind, program: [UInt8]) {
+    ///   - network: the network whose prefixes the text takes (mainnet by default).
+    public init(kind: Kind, program: [UInt8], network: SimnetNetwork = .mainnet) {
+        let hrp = network.addressNetwork.hrp
         switch kind {
         case .p2pkh, .p2sh:
-            let version: UInt8 = kind == .p2pkh ? 0x00 : 0x05
+            let version = kind == .p2pkh ? network.p2pkhVersion : network.p2shVersion
             self.init(
                 string: Base58.encodeCheck(version: version, payload: program),
                 kind: kind,
                 witnessVersion: nil,
-                program: program
+                program: program,
+                network: network
             )
         case .p2wpkh, .p2wsh:
             self.init(
-                string: Bech32.segwitAddress(hrp: "bc", version: 0, program: program),
+                string: Bech32.segwitAddress(hrp: hrp, version: 0, program: program),
                 kind: kind,
                 witnessVersion: 0,
-                program: program
+                program: program,
+                network: network
             )
         case .p2tr, .witnessUnknown:
             let version: UInt8 = kind == .p2tr ? 1 : 2
             self.init(
-                string: Bech32.segwitAddress(hrp: "bc", version: version, program: program),
+                string: Bech32.segwitAddress(hrp: hrp, version: version, program: program),
                 kind: kind,
                 witnessVersion: version,
-                program: program
+                program: program,
+                network: network
             )
         }
     }
 
-    /// A fresh random address of `kind`, drawn from `rng`.
-    static func random(_ kind: Kind, using rng: inout SplitMixRandom) -> SimAddress {
+    /// A fresh random address of `kind` on `network`, drawn from `rng`.
+    static func random(_ kind: Kind, network: SimnetNetwork = .mainnet, using rng: inout SplitMixRandom) -> SimAddress {
         let length = kind == .p2tr || kind == .p2wsh ? 32 : 20
-        return SimAddress(kind: kind, program: rng.bytes(length))
+        return SimAddress(kind: kind, program: rng.bytes(length), network: network)
     }
 
-    /// The simnet's view of a mainnet address WatcherCore decoded.
-    init(_ address: BitcoinAddress) {
+    /// The simnet's view of an address WatcherCore decoded, valid on `network`.
+    init(_ address: BitcoinAddress, network: SimnetNetwork) {
         let kind: Kind =
             switch address.kind {
             case .p2pkh: .p2pkh
@@ -85,7 +93,13 @@ public struct SimAddress: Sendable, Hashable {
             case .p2tr: .p2tr
             case .witnessUnknown: .witnessUnknown
             }
-        self.init(string: address.string, kind: kind, witnessVersion: address.witnessVersion, program: address.program)
+        self.init(
+            string: address.string,
+            kind: kind,
+            witnessVersion: address.witnessVersion,
+            program: address.program,
+            network: network
+        )
     }
 
     /// The same address as WatcherCore's ``BitcoinAddress``.
@@ -99,7 +113,7 @@ public struct SimAddress: Sendable, Hashable {
             case .p2tr: .p2tr
             case .witnessUnknown: .witnessUnknown(version: witnessVersion ?? 2)
             }
-        return BitcoinAddress(string: string, network: .mainnet, kind: coreKind, program: program)
+        return BitcoinAddress(string: string, network: network.addressNetwork, kind: coreKind, program: program)
     }
 
     /// The scriptPubKey this address pays to.

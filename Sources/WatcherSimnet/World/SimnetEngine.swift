@@ -17,6 +17,8 @@ final class SimnetEngine: Sendable {
     }
 
     let clock: TimeSource
+    /// The network the chain plays (fixed for the simnet's life).
+    let network: SimnetNetwork
     /// The websocket's connections and subscriptions.
     let hub: PushHub
     private let world: Mutex<World>
@@ -29,6 +31,7 @@ final class SimnetEngine: Sendable {
     let electrum: SimnetElectrum
 
     init(configuration: SimnetConfiguration) {
+        network = configuration.chain.network
         clock = configuration.clock
         node = NodeState(configuration: configuration)
         electrum = SimnetElectrum(settings: configuration.electrum)

@@ -10,6 +10,7 @@ extension Environment {
         while true {
             var resized = false
             let result: T? = try gate.shared {
+                try checkOpen("mdb_txn_begin(read)")
                 var txn: OpaquePointer?
                 let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
                 if rc == MDB_MAP_RESIZED {
@@ -38,6 +39,7 @@ extension Environment {
         while true {
             do {
                 return try gate.shared {
+                    try checkOpen("mdb_txn_begin(write)")
                     var txn: OpaquePointer?
                     try LMDBError.check(mdb_txn_begin(handle, nil, 0, &txn), "mdb_txn_begin(write)")
                     guard let txn else { throw LMDBError(code: MDB_PANIC, operation: "mdb_txn_begin(write)") }

@@ -96,7 +96,16 @@ public final class Environment: @unchecked Sendable {
     /// The raw `MDB_env*`, for benchmarks that compare the wrapper with direct C calls.
     package var rawHandle: OpaquePointer { handle }
 
-    /// Closes the environment. Call it after every transaction has ended; later calls do nothing.
+    /// Throws instead of beginning a transaction on a closed environment, whose lock file and map are gone (a task
+    /// still reading while the daemon stops would otherwise dereference freed memory in `mdb_txn_begin`). Called
+    /// with the gate held shared, so ``close()`` (which takes it exclusively) cannot run between the check and the
+    /// transaction.
+    func checkOpen(_ operation: String) throws(LMDBError) {
+        guard closed.load(ordering: .acquiring) else { return }
+        throw LMDBError(code: EINVAL, operation: operation, hint: "the environment is closed")
+    }
+
+    /// Closes the environment. Transactions begun after it fail with an ``LMDBError``; later calls do nothing.
     public func close() {
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }

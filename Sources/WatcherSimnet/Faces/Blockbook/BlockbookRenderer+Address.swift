@@ -24,7 +24,7 @@ extension BlockbookRenderer {
         guard !text.isEmpty else { return Self.error("Missing address") }
         let address: SimAddress
         do {
-            address = try SimAddressParser.decode(String(text))
+            address = try SimAddressParser.decode(String(text), network: chain.parameters.network)
         } catch {
             return Self.error("Invalid address, \(error)")
         }

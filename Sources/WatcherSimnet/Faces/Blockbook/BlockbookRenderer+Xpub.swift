@@ -43,7 +43,7 @@ extension BlockbookRenderer {
         guard !text.isEmpty else { return Self.error("Missing xpub") }
         let wallet: WalletDescriptor
         do {
-            wallet = try WalletDescriptor(parsing: String(text), network: .mainnet)
+            wallet = try WalletDescriptor(parsing: String(text), network: chain.parameters.network.addressNetwork)
         } catch {
             return Self.error("Invalid xpub or descriptor, \(error)")
         }

@@ -42,7 +42,7 @@ struct BlockbookRenderer: Sendable {
             .init("about", .string("Blockbook - blockchain indexer for Trezor Suite (watcher simnet).")),
         ])
         let backend: JSONValue = .object([
-            .init("chain", .string("main")),
+            .init("chain", .string(chain.parameters.network.coreChainName)),
             .init("blocks", .integer(tip.height)),
             .init("headers", .integer(tip.height)),
             .init("bestBlockHash", .string(tip.hash)),

@@ -88,7 +88,7 @@ struct PushSession {
             return .reply(PushHub.frame(id: id, data: .object([.init("subscribed", .bool(false))])))
         case "subscribeAddresses":
             let addresses = params?["addresses"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            for address in addresses where (try? SimAddressParser.decode(address)) == nil {
+            for address in addresses where (try? SimAddressParser.decode(address, network: engine.network)) == nil {
                 return .reply(Self.error(id, "Invalid address \"\(address)\", checksum mismatch"))
             }
             if let problem = hub.subscribe(connection, addresses: addresses, requestID: id) {

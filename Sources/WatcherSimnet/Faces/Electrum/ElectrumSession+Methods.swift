@@ -5,7 +5,7 @@ import WatcherJSON
 
 /// The methods a session answers.
 extension ElectrumSession {
-    /// Bitcoin's mainnet genesis block: the simnet says it runs `main` on every face.
+    /// Bitcoin's mainnet genesis block: a mainnet simnet says it runs `main` on every face.
     static let genesisHash = "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f"
     /// The most headers one `blockchain.block.headers` returns.
     static let maxHeaders = 2016
@@ -31,7 +31,7 @@ extension ElectrumSession {
             let outcome = negotiate(params, settings: settings)
             if case .failure = outcome { close = true }
             return outcome
-        case "server.features": return .success(features(settings))
+        case "server.features": return .success(features(settings, network: chain.parameters.network))
         case "server.ping": return .success(.null)
         case "blockchain.headers.subscribe": return .success(subscribeHeaders(tip: chain.tip))
         case "blockchain.block.header":
@@ -112,10 +112,11 @@ extension ElectrumSession {
         }
     }
 
-    private func features(_ settings: ElectrumSettings) -> JSONValue {
+    private func features(_ settings: ElectrumSettings, network: SimnetNetwork) -> JSONValue {
         let protocols = settings.personality.protocols
+        let genesis = network == .regtest ? RegtestGenesis.hash : Self.genesisHash
         return .object([
-            .init("genesis_hash", .string(Self.genesisHash)),
+            .init("genesis_hash", .string(genesis)),
             .init("hash_function", .string("sha256")),
             .init("hosts", .object([])),
             .init("protocol_max", .string(protocols[protocols.count - 1])),

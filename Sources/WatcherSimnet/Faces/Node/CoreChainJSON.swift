@@ -2,13 +2,11 @@ import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
 
-/// Bitcoin Core's chain-level JSON (Core 29 field order): `getblockchaininfo`, `getnetworkinfo`, `getblockheader`,
-/// `getblock`, `getmempoolentry`.
+/// Bitcoin Core's chain-level JSON (Core 29 to 31 field order): `getblockchaininfo`, `getnetworkinfo`,
+/// `getblockheader`, `getblock`, `getmempoolentry`, `getmempoolinfo`, `getindexinfo`.
 struct CoreChainJSON: Sendable {
     let chain: ChainModel
 
-    /// The version `getnetworkinfo` reports: 29.0, so clients may use JSON-RPC 2.0.
-    static let version = 290_000
     /// The target of regtest's bits as Core 29 prints it.
     static let targetHex = Hex.encode(ChainModel.target)
     /// Bytes the simnet claims on disk, growing with the chain.
@@ -37,10 +35,11 @@ struct CoreChainJSON: Sendable {
         ])
     }
 
-    func networkInfo() -> JSONValue {
+    /// `getnetworkinfo` of a node of release `version`.
+    func networkInfo(version: CoreVersion) -> JSONValue {
         .object([
-            .init("version", .integer(Self.version)),
-            .init("subversion", .string("/Satoshi:29.0.0/")),
+            .init("version", .integer(version.number)),
+            .init("subversion", .string(version.subversion)),
             .init("protocolversion", .integer(70016)),
             .init("localservices", .string("0000000000000c09")),
             .init(
@@ -58,6 +57,40 @@ struct CoreChainJSON: Sendable {
             .init("incrementalfee", .number("0.00001000")),
             .init("localaddresses", .array([])),
             .init("warnings", .array([])),
+        ])
+    }
+
+    /// `getindexinfo [name]`: each index the node keeps, synced to the tip: `txindex` with `-txindex`, and from
+    /// 31.0 `txospenderindex` beside it (the simnet keeps the two together, as ElectrumX 2 needs both).
+    func indexInfo(txindex: Bool, version: CoreVersion, only name: String?) -> JSONValue {
+        var names: [String] = []
+        if txindex {
+            names.append("txindex")
+            if version >= CoreVersion.txospenderIndex { names.append("txospenderindex") }
+        }
+        let state = JSONValue.object([
+            .init("synced", .bool(true)), .init("best_block_height", .integer(chain.tip.height)),
+        ])
+        return .object(names.filter { name == nil || $0 == name }.map { .init($0, state) })
+    }
+
+    /// `getmempoolinfo`: the mempool's size and Core's default limits and fee rates.
+    func mempoolInfo() -> JSONValue {
+        let txs = chain.mempool.compactMap { chain.transaction($0) }
+        let bytes = txs.reduce(0) { $0 + $1.raw.vsize }
+        let fees = txs.reduce(Int64(0)) { $0 + $1.fee }
+        return .object([
+            .init("loaded", .bool(true)),
+            .init("size", .integer(txs.count)),
+            .init("bytes", .integer(bytes)),
+            .init("usage", .integer(bytes * 4)),
+            .init("total_fee", .number(BTCAmount.text(fees))),
+            .init("maxmempool", .integer(300_000_000)),
+            .init("mempoolminfee", .number("0.00001000")),
+            .init("minrelaytxfee", .number("0.00001000")),
+            .init("incrementalrelayfee", .number("0.00001000")),
+            .init("unbroadcastcount", .integer(0)),
+            .init("fullrbf", .bool(true)),
         ])
     }
 

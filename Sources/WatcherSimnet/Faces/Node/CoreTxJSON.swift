@@ -107,7 +107,8 @@ struct CoreTxJSON: Sendable {
     }
 
     private func address(for script: [UInt8]) -> SimAddress? {
-        guard let address = BitcoinAddress(scriptPubKey: script, network: .mainnet) else { return nil }
-        return SimAddress(address)
+        let network = chain.parameters.network
+        guard let address = BitcoinAddress(scriptPubKey: script, network: network.addressNetwork) else { return nil }
+        return SimAddress(address, network: network)
     }
 }

@@ -15,6 +15,8 @@ struct NodeRPC: Sendable {
     var zmqEndpoint: String? = nil
     /// The chain `getblockchaininfo` claims (``NodeSettings/chain``).
     var chainName = "main"
+    /// The release the node answers as.
+    var version = CoreVersion.newest
 
     private var blocks: CoreChainJSON { CoreChainJSON(chain: chain) }
 
@@ -22,7 +24,9 @@ struct NodeRPC: Sendable {
         let p = try RPCParams(method: method, params: params)
         switch method {
         case "getblockchaininfo": return blocks.blockchainInfo(syncing: syncing, name: chainName)
-        case "getnetworkinfo": return blocks.networkInfo()
+        case "getnetworkinfo": return blocks.networkInfo(version: version)
+        case "getindexinfo": return blocks.indexInfo(txindex: txindex, version: version, only: try p.string(0))
+        case "getmempoolinfo": return blocks.mempoolInfo()
         case "getblockcount": return .integer(chain.tip.height)
         case "getbestblockhash": return .string(chain.tip.hash)
         case "getblockhash":
@@ -156,6 +160,21 @@ struct NodeRPC: Sendable {
         guard let outputs = p.value(0) else { throw .type(.null, expected: "array") }
         guard case .array(let items) = outputs else { throw .type(outputs, expected: "array") }
         guard !items.isEmpty else { throw .invalidParameter("Invalid parameter, outputs are missing") }
+        // Core 31: with the spender index (`-txospenderindex`), `mempool_only` defaults to false and confirmed
+        // spends are found too, with the block they are in; before 31 there are no options and only the mempool.
+        let spenderIndex = txindex && version >= CoreVersion.txospenderIndex
+        var mempoolOnly = !spenderIndex
+        if let options = p.value(1) {
+            guard version >= CoreVersion.txospenderIndex else { throw RPCError(code: -1, message: "too many params") }
+            guard case .object = options else { throw .type(options, expected: "object") }
+            if case .bool(let only)? = options["mempool_only"] { mempoolOnly = only }
+            if !mempoolOnly, !spenderIndex {
+                throw RPCError(
+                    code: -8,
+                    message: "Invalid parameter, mempool_only must be true when txospenderindex is not available"
+                )
+            }
+        }
         var result: [JSONValue] = []
         for item in items {
             guard case .object = item else { throw .type(item, expected: "object") }
@@ -173,10 +192,15 @@ struct NodeRPC: Sendable {
             var entry = JSONObjectBuilder()
             entry.add("txid", .string(txid))
             entry.add("vout", .integer(vout))
-            if let spender = chain.spender(of: SimOutpoint(txid: txid, vout: vout)),
-                chain.mempool.contains(spender.txid)
-            {
-                entry.add("spendingtxid", .string(spender.txid))
+            if let spender = chain.spender(of: SimOutpoint(txid: txid, vout: vout)) {
+                if chain.mempool.contains(spender.txid) {
+                    entry.add("spendingtxid", .string(spender.txid))
+                } else if !mempoolOnly, let height = chain.location(of: spender.txid)?.height,
+                    let block = chain.block(height: height)
+                {
+                    entry.add("spendingtxid", .string(spender.txid))
+                    entry.add("blockhash", .string(block.hash))
+                }
             }
             result.append(entry.value)
         }

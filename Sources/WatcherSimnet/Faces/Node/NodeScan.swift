@@ -21,7 +21,7 @@ struct NodeScan: Sendable {
         guard case .array(let items) = objects else { throw .type(objects, expected: "array") }
         var scripts: [[UInt8]] = []
         for item in items {
-            for script in try Self.scripts(of: item) where !scripts.contains(script) { scripts.append(script) }
+            for script in try self.scripts(of: item) where !scripts.contains(script) { scripts.append(script) }
         }
         let json = CoreTxJSON(chain: chain)
         var unspents: [JSONValue] = []
@@ -60,7 +60,7 @@ struct NodeScan: Sendable {
 
     /// The scripts of one scan object: a descriptor string, or `{"desc": …, "range": n | [begin, end]}` (range
     /// default 1000, as Core's).
-    static func scripts(of item: JSONValue) throws(RPCError) -> [[UInt8]] {
+    func scripts(of item: JSONValue) throws(RPCError) -> [[UInt8]] {
         let text: String
         var range = 0...999
         switch item {
@@ -89,7 +89,7 @@ struct NodeScan: Sendable {
         }
         let descriptor: Descriptor
         do {
-            descriptor = try Descriptor(text, network: .mainnet)
+            descriptor = try Descriptor(text, network: chain.parameters.network.addressNetwork)
         } catch {
             throw RPCError(code: -5, message: "\(error)")
         }

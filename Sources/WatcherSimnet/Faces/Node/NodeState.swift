@@ -5,7 +5,7 @@ import WatcherBitcoin
 /// The Bitcoin Core face's own state beside the chain: its switches, its credentials (the cookie rotates like a
 /// restarted node's) and whether it has a transaction index.
 final class NodeState: Sendable {
-    private let settings = Mutex(NodeSettings())
+    private let settings: Mutex<NodeSettings>
     private let cookie: Mutex<String>
     private let user: String
     private let password: String
@@ -13,13 +13,17 @@ final class NodeState: Sendable {
     let cookieFile: String?
     /// Whether `getrawtransaction` and `/rest/tx` find confirmed transactions without a block hash.
     let txindex: Bool
+    /// The release the node answers as.
+    let version: CoreVersion
 
     init(configuration: SimnetConfiguration) {
         user = configuration.rpcUser
         password = configuration.rpcPassword
         cookieFile = configuration.cookieFile
         txindex = configuration.txindex
+        version = configuration.coreVersion
         cookie = Mutex(Self.newCookie())
+        settings = Mutex(NodeSettings(chain: configuration.chain.network.coreChainName))
     }
 
     /// 32 random bytes as hex, as Core's cookie. Not from the chain's seed: a cookie is a secret.

@@ -17,7 +17,9 @@ struct RPCParams: Sendable {
         "getmempoolentry": (1, ["txid"]),
         "gettxout": (2, ["txid", "n", "include_mempool"]),
         "scantxoutset": (1, ["action", "scanobjects"]),
-        "gettxspendingprevout": (1, ["outputs"]),
+        "gettxspendingprevout": (1, ["outputs", "options"]),
+        "getindexinfo": (0, ["index_name"]),
+        "getmempoolinfo": (0, []),
         "getzmqnotifications": (0, []),
     ]
 

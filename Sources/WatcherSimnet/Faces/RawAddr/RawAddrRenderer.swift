@@ -12,7 +12,9 @@ struct RawAddrRenderer: Sendable {
 
     /// `GET /rawaddr/<addr>?limit=&offset=` (limit default and max 50).
     func rawaddr(_ text: Substring, limit: Int?, offset: Int?) -> SimReply {
-        guard let address = try? SimAddressParser.decode(String(text)) else { return Self.invalidAddress }
+        guard let address = try? SimAddressParser.decode(String(text), network: chain.parameters.network) else {
+            return Self.invalidAddress
+        }
         let view = chain.view(of: address.string)
         let truth = view.truth
         let page = history(of: [address.string], limit: min(max(limit ?? 50, 0), 50), offset: max(offset ?? 0, 0))
@@ -36,7 +38,9 @@ struct RawAddrRenderer: Sendable {
         guard !texts.isEmpty else { return Self.invalidAddress }
         var addresses: [SimAddress] = []
         for text in texts {
-            guard let address = try? SimAddressParser.decode(text) else { return Self.invalidAddress }
+            guard let address = try? SimAddressParser.decode(text, network: chain.parameters.network) else {
+                return Self.invalidAddress
+            }
             if !addresses.contains(address) { addresses.append(address) }
         }
         let truths = addresses.map { chain.view(of: $0.string).truth }
