@@ -12,8 +12,8 @@ package enum ISO8601Time {
         wholeSeconds.withLock { $0.string(from: date) }
     }
 
-    /// `2024-05-01T12:00:00.123Z`: UTC with milliseconds (rounded to the nearest, as `ISO8601DateFormatter`
-    /// writes them). Every event's `time` is one: computed with integer arithmetic (days to a civil date, H.
+    /// `2024-05-01T12:00:00.123Z`: UTC with milliseconds (rounded to the nearest, a half up, as
+    /// `ISO8601DateFormatter` writes them: 62.5 ms is .063, −62.5 ms is .938 of the second before). Every event's `time` is one: computed with integer arithmetic (days to a civil date, H.
     /// Hinnant's algorithm), not through the formatter, which costs several times more under its lock. Dates
     /// before 1600 (the formatter switches to the Julian calendar before 1582) or after 9999 go through the
     /// formatter.
@@ -22,7 +22,7 @@ package enum ISO8601Time {
         guard seconds > -11_676_096_000, seconds < 253_402_300_799 else {
             return milliseconds.withLock { $0.string(from: date) }
         }
-        let millis = Int64((seconds * 1000).rounded(.toNearestOrAwayFromZero))
+        let millis = Int64((seconds * 1000 + 0.5).rounded(.down))
         let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
         let inDay = millis - days * 86_400_000
         let (year, month, day) = civil(days)
