@@ -64,18 +64,7 @@ extension MempoolJob {
         var events: [NewEvent] = []
         for (address, list) in conflicts.sorted(by: { $0.key < $1.key }) {
             guard let stored = try txn.addressState(chain: chain, address: address) else { continue }
-            var entry = book.entries[address]
-            if let ref = stored.wallet, let wallet = walletBook.wallets[ref.wallet],
-                let walletState = try wallets.state(ref.wallet)
-            {
-                entry = wallet.entry(
-                    address: address,
-                    ref: ref,
-                    since: walletState.since,
-                    issuedLabel: try wallets.issuedLabel(ref)
-                )
-            }
-            guard let entry else { continue }
+            guard let entry = try wallets.entry(of: stored, or: book.entries[address]) else { continue }
             // The replacements' effects on this address, where the batch matched them here.
             var deltas: [String: Int64] = [:]
             for tx in matched.addresses[address] ?? [] { deltas[tx.txid, default: 0] += tx.deltaSat }

@@ -56,6 +56,19 @@ package struct WalletCommit {
     }
 
     /// The label `wallets next --label` gave the address at `ref`, if it was handed out with one.
+    /// The address book entry of a stored address: its wallet's, with the label it was handed out with, when it
+    /// sits in a followed wallet; else `followed` (the config's or the CLI's entry, if any).
+    mutating func entry(of stored: AddressState, or followed: FollowedAddress?) throws -> FollowedAddress? {
+        guard let ref = stored.wallet, let wallet = book.wallets[ref.wallet], let walletState = try state(ref.wallet)
+        else { return followed }
+        return wallet.entry(
+            address: stored.address,
+            ref: ref,
+            since: walletState.since,
+            issuedLabel: try issuedLabel(ref)
+        )
+    }
+
     func issuedLabel(_ ref: WalletAddressRef) throws -> String? {
         guard ref.branch == .receive else { return nil }
         return try txn.issuedAddress(chain: chain, wallet: ref.wallet, index: ref.index)?.label
