@@ -94,6 +94,8 @@ public enum AddressReducer {
         let before = state
         var state = state
         if state.wallet == nil { state.wallet = context.entry.wallet }
+        var observation = observation
+        observation.summary = countingProven(observation, in: state)
         let summary = observation.summary
         // A summary with fewer confirmed transactions than the stored one, while no reorg has reset it, comes from
         // a provider behind the others: taking it would announce the balance going back and forth.
@@ -105,7 +107,6 @@ public enum AddressReducer {
         var events: [NewEvent] = []
         // A block holding one of the address's transactions is on the chain: the tip is at least that high, even
         // when the stored tip has not caught up yet (the tip job runs on its own schedule).
-        var observation = observation
         let highest = observation.history?.compactMap(\.blockHeight).max()
         let tipHeight = [observation.tipHeight, highest].compactMap { $0 }.max()
         if let history = observation.history {
