@@ -384,7 +384,7 @@ let package = Package(
         ),
         tests(
             "WatcherStorageTests",
-            ["CLMDB", "WatcherCore", "WatcherStorage", "WatcherTestSupport", "watcher-test-helper"]
+            ["CLMDB", "WatcherCore", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher-test-helper"]
         ),
         tests("WatcherZMQTests", ["WatcherZMQ", "WatcherTesting"]),
         tests(

@@ -36,30 +36,25 @@ package struct WatcherProcess {
     }
 
     /// The child.
-    package let process = Process()
-    let stdoutPipe = Pipe()
-    let stderrPipe = Pipe()
-    let output = OutputCollector()
+    package let process: ChildProcess
+    /// Its standard output and error, each in a file of its own.
+    let output: OutputFiles
 
     /// Starts `watcher` with `arguments`, `environment` added to this process's environment, in `directory`.
-    /// Its output is drained by handlers on Foundation's own threads: a blocking read would hold one of the
-    /// cooperative threads an in-process simnet needs to answer the child.
+    /// Its output goes to files, read as it grows: no pipe to drain, no thread held.
     package init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        process.standardInput = FileHandle.nullDevice
-        let output = self.output
-        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData, err: false)
-        }
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData, err: true)
-        }
-        try process.run()
+        let output = OutputFiles()
+        process = try ChildProcess(
+            Self.executable.path,
+            arguments: arguments,
+            environment: env,
+            directory: directory?.path,
+            output: .file(output.stdout),
+            error: .file(output.stderr)
+        )
+        self.output = output
     }
 
     /// Runs to completion (at most `timeout`) and returns status and output.
@@ -78,14 +73,10 @@ package struct WatcherProcess {
         do {
             try await eventually(timeout: timeout, "the watcher to exit") { !process.isRunning }
         } catch is TimedOut {
-            process.interrupt()
-            kill(process.processIdentifier, SIGKILL)
-            throw ProcessTimeout(arguments: process.arguments ?? [])
+            process.signal(SIGINT)
+            process.signal(SIGKILL)
+            throw ProcessTimeout(arguments: process.arguments)
         }
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
-        output.append(stdoutPipe.fileHandleForReading.readDataToEndOfFile(), err: false)
-        output.append(stderrPipe.fileHandleForReading.readDataToEndOfFile(), err: true)
         let (out, err) = output.snapshot()
         return Result(status: process.terminationStatus, stdout: out, stderr: err)
     }
@@ -110,35 +101,27 @@ package struct WatcherProcess {
     }
 
     /// Sends a signal.
-    package func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    package func signal(_ signal: Int32) { process.signal(signal) }
 
     /// Starts `watcher run --config <config>` with no input, its output discarded, `WATCHER_LOG_LEVEL=error` and
     /// `environment` added to this process's environment.
-    package static func daemon(config: String, environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["run", "--config", config]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+    package static func daemon(config: String, environment: [String: String] = [:]) throws -> ChildProcess {
         var merged = ProcessInfo.processInfo.environment
         merged["WATCHER_LOG_LEVEL"] = "error"
         merged.merge(environment) { _, new in new }
-        process.environment = merged
-        try process.run()
-        return process
+        return try ChildProcess(executable.path, arguments: ["run", "--config", config], environment: merged)
     }
 
     /// Waits until `process` has exited (throws ``TimedOut`` after `timeout`).
-    package static func reap(_ process: Process, timeout: Duration = .seconds(60)) async throws {
+    package static func reap(_ process: ChildProcess, timeout: Duration = .seconds(60)) async throws {
         try await eventually(timeout: timeout, "the watcher to exit") { !process.isRunning }
     }
 
     /// Sends `signal` (`SIGTERM`: a graceful stop) to `process` if it still runs, waits for the exit and returns its
-    /// termination status.
+    /// exit status.
     @discardableResult
-    package static func stop(_ process: Process, signal: Int32 = SIGTERM) async throws -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+    package static func stop(_ process: ChildProcess, signal: Int32 = SIGTERM) async throws -> Int32 {
+        process.signal(signal)
         try await reap(process)
         return process.terminationStatus
     }
@@ -151,20 +134,26 @@ package struct ProcessTimeout: Error, CustomStringConvertible {
     package var description: String { "process did not finish in time: \(arguments.joined(separator: " "))" }
 }
 
-/// Thread-safe accumulation of a child's output.
-final class OutputCollector: @unchecked Sendable {
-    // `@unchecked Sendable`: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
+/// The files a child's standard output and error go to, removed with the last reference.
+final class OutputFiles: Sendable {
+    let stdout: String
+    let stderr: String
 
-    func append(_ data: Data, err isError: Bool) {
-        lock.withLock {
-            if isError { err.append(data) } else { out.append(data) }
-        }
+    init() {
+        let base = NSTemporaryDirectory() + "watcher-process-\(UUID().uuidString.prefix(12))"
+        (stdout, stderr) = (base + ".out", base + ".err")
     }
 
+    /// What was written so far.
     func snapshot() -> (String, String) {
-        lock.withLock { (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)) }
+        func read(_ path: String) -> String {
+            FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+        return (read(stdout), read(stderr))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: stdout)
+        try? FileManager.default.removeItem(atPath: stderr)
     }
 }

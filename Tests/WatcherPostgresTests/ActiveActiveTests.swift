@@ -12,7 +12,7 @@ import WatcherTesting
 /// the chain moves; one is SIGKILLed and restarted mid-run. The table ends with exactly one row per fact.
 @Suite("Postgres active-active", .serialized, .timeLimit(.minutes(5)))
 struct ActiveActiveTests {
-    static func start(_ config: String) throws -> Process {
+    static func start(_ config: String) throws -> ChildProcess {
         try WatcherProcess.daemon(config: config, environment: ["PG_PASSWORD": PostgresCluster.password])
     }
 

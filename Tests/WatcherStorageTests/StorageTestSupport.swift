@@ -1,14 +1,13 @@
 import Foundation
 import WatcherStorage
 import WatcherTestSupport
+import WatcherTesting
 
-/// Runs `watcher-test-helper` (built next to the test bundle) as a child process.
-final class HelperProcess: @unchecked Sendable {
-    // `@unchecked Sendable`: `lines` is guarded by `lock`; the Process is only driven from the test.
-    let process = Process()
-    private let pipe = Pipe()
-    private let lock = NSLock()
-    private var text = ""
+/// Runs `watcher-test-helper` (built next to the test bundle) as a child process, its standard output in a file
+/// (read as it grows), its standard error this process's.
+final class HelperProcess: Sendable {
+    let process: ChildProcess
+    private let outputPath: String
 
     static var executable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
@@ -17,52 +16,44 @@ final class HelperProcess: @unchecked Sendable {
     }
 
     init(_ arguments: [String]) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.standardOutput = pipe
-        process.standardError = FileHandle.standardError
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+        outputPath = NSTemporaryDirectory() + "watcher-helper-\(UUID().uuidString.prefix(12)).out"
+        process = try ChildProcess(
+            Self.executable.path,
+            arguments: arguments,
+            output: .file(outputPath),
+            error: .inherited
+        )
     }
 
-    var output: String { lock.withLock { text } }
+    deinit { try? FileManager.default.removeItem(atPath: outputPath) }
+
+    var output: String {
+        FileManager.default.contents(atPath: outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
     /// Waits until the output satisfies `condition`, or fails after `timeout`.
-    func waitFor(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(output) {
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                throw HelperError(message: "condition not met; output so far: \(output.suffix(400))")
+    func waitFor(timeout: Duration = .seconds(30), _ condition: @escaping @Sendable (String) -> Bool) async throws {
+        do {
+            try await eventually(timeout: timeout, "the helper's output") {
+                if condition(output) { return true }
+                if !process.isRunning { throw HelperError(message: "the helper exited; output: \(output.suffix(400))") }
+                return false
             }
-            try await Task.sleep(for: .milliseconds(5))
+        } catch is TimedOut {
+            throw HelperError(message: "condition not met; output so far: \(output.suffix(400))")
         }
     }
 
     /// SIGKILLs the child and reaps it.
     func kill() async throws {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw HelperError(message: "child did not die") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        pipe.fileHandleForReading.readabilityHandler = nil
+        process.signal(SIGKILL)
+        try await eventually(timeout: .seconds(10), "the helper to die") { !process.isRunning }
     }
 
     /// Waits for a normal exit and returns the output.
     func finish(timeout: Duration = .seconds(30)) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw HelperError(message: "child did not exit") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        pipe.fileHandleForReading.readabilityHandler = nil
-        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-        return output + String(decoding: rest, as: UTF8.self)
+        try await eventually(timeout: timeout, "the helper to exit") { !process.isRunning }
+        return output
     }
 }
 

@@ -8,7 +8,7 @@ import WatcherTesting
 /// from the daemon's log ("status server listening"), so no port picked beforehand can be taken by a parallel test
 /// in between. Stderr goes to `<data>/daemon.log`, which errors quote.
 struct StatusDaemon {
-    let child: Process
+    let child: ChildProcess
     /// `http://127.0.0.1:PORT` (also when the server binds a wider address).
     let base: String
     /// The daemon's stderr.
@@ -26,12 +26,11 @@ struct StatusDaemon {
     {
         let log = "\(data)/daemon.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let child = Process()
-        child.executableURL = WatcherProcess.executable
-        child.arguments = ["run", "--config", config, "--http", "\(bind):0"] + arguments
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try child.run()
+        let child = try ChildProcess(
+            WatcherProcess.executable.path,
+            arguments: ["run", "--config", config, "--http", "\(bind):0"] + arguments,
+            error: .file(log)
+        )
         let port: Int
         do {
             port = try await eventuallyValue("the status server's address in \(log)") { () throws -> Int? in
@@ -43,7 +42,7 @@ struct StatusDaemon {
                 return nil
             }
         } catch {
-            if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+            child.signal(SIGKILL)
             throw error
         }
         return StatusDaemon(child: child, base: "http://127.0.0.1:\(port)", log: log)
@@ -68,7 +67,7 @@ struct StatusDaemon {
         do {
             try await body(client)
         } catch {
-            kill(child.processIdentifier, SIGKILL)
+            child.signal(SIGKILL)
             try? await client.shutdown()
             throw error
         }

@@ -235,7 +235,7 @@ struct RequestDaemonTests {
             try await RequestHarness.wait(data, id, "request.expired")
             #expect(try await WatcherProcess.stop(daemon) == 0)
             daemon = try WatcherProcess.daemon(config: config)
-            defer { daemon.terminate() }
+            defer { daemon.signal(SIGTERM) }
             // The restarted daemon has run a full round once a new block is announced.
             let block = try #require(try await simnet.mine().first)
             try await eventually(timeout: .seconds(60), "block \(block.height) announced after the restart") {

@@ -96,7 +96,7 @@ enum RequestHarness {
         try await Harness.withData(configuration) { simnet, _, data in
             let config = try config(simnet, data, requests: requests)
             let daemon = try WatcherProcess.daemon(config: config)
-            defer { daemon.terminate() }
+            defer { daemon.signal(SIGTERM) }
             try await body(simnet, config, data)
             #expect(try await WatcherProcess.stop(daemon) == 0)
         }

@@ -46,7 +46,7 @@ struct WalletCommandTests {
             let before = try await WatcherProcess.run(["check", "--config", config])
             #expect(before.status == 0 && before.stdout.contains("  shop: not scanned yet"), "\(before.stdout)")
             let daemon = try WatcherProcess.daemon(config: config)
-            defer { daemon.terminate() }
+            defer { daemon.signal(SIGTERM) }
             try await eventually(timeout: .seconds(60), "the initial sync") {
                 let shown = try await Self.json(["wallets", "show", "shop"], config: config)
                 return shown["receive"]?["checkedUpTo"] == .number("2")

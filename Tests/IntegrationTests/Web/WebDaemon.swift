@@ -136,30 +136,22 @@ struct WebDaemon {
     static func python(_ script: String, _ arguments: [String], input: String = "") async throws -> (
         status: Int32, output: String
     ) {
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: ProcessInfo.processInfo.environment["WATCHER_PYTHON"] ?? "/usr/bin/python3"
-        )
-        process.arguments = [repository.appendingPathComponent("scripts/\(script)").path] + arguments
-        let stdin = Pipe()
-        let output = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = output
-        process.standardError = output
-        // Drained by a handler on Foundation's threads: a blocking read would hold one of the cooperative threads
-        // the in-process simnet needs to answer the daemon.
-        let collected = Mutex(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLock { $0.append(data) }
+        let scratch = NSTemporaryDirectory() + "watcher-python-\(UUID().uuidString.prefix(12))"
+        let (inputPath, outputPath) = (scratch + ".in", scratch + ".out")
+        defer {
+            try? FileManager.default.removeItem(atPath: inputPath)
+            try? FileManager.default.removeItem(atPath: outputPath)
         }
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
+        let process = try ChildProcess(
+            ProcessInfo.processInfo.environment["WATCHER_PYTHON"] ?? "/usr/bin/python3",
+            arguments: [repository.appendingPathComponent("scripts/\(script)").path] + arguments,
+            input: .file(inputPath),
+            output: .file(outputPath),
+            error: .output
+        )
         try await eventually(timeout: .seconds(300), "\(script) to finish") { !process.isRunning }
-        output.fileHandleForReading.readabilityHandler = nil
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        let data = collected.withLock { $0 } + rest
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WatcherTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -29,35 +30,23 @@ package enum ProcessRunner {
             try? FileManager.default.removeItem(atPath: inputPath)
         }
         try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var pid: pid_t = 0
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else {
-            throw ProcessRunnerError(description: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                argv[0],
+                arguments: Array(argv.dropFirst()),
+                input: .file(inputPath),
+                output: .file(outputPath),
+                error: .output
+            )
+        } catch let error as ChildProcessError {
+            throw ProcessRunnerError(description: error.description)
         }
-        let status = await exitStatus(of: pid)
+        let status = await child.exit()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         return Outcome(status: status, output: text)
     }
 
-    /// Waits for `pid` on a thread of its own.
-    package static func exitStatus(of pid: pid_t) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                let signal = status & 0x7f
-                continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-            }
-        }
-    }
 }
 
 /// A program could not be started.
