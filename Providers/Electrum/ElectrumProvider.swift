@@ -13,6 +13,8 @@ public struct ElectrumProvider: ChainProvider {
     }
     let link: ElectrumLink
     let cache = ElectrumCache()
+    /// The push connection's subscription statuses, lent to ``address(_:)``.
+    let statuses = ElectrumStatusBook()
     let network: BitcoinAddress.Network
     let expectedGenesis: String?
 
@@ -41,7 +43,11 @@ public struct ElectrumProvider: ChainProvider {
     }
 
     public var push: (any ChainPushing)? {
-        pushAddresses.map { ElectrumPush(maxAddresses: $0, link: link) }
+        pushAddresses.map {
+            var push = ElectrumPush(maxAddresses: $0, link: link)
+            push.statuses = statuses
+            return push
+        }
     }
 
     public func health() async throws -> ProviderHealth {
@@ -109,8 +115,21 @@ public struct ElectrumProvider: ChainProvider {
         )
     }
 
+    /// `get_balance` and `get_history`; no request for an address the push connection's live subscription says
+    /// is unused (``ElectrumStatusBook``).
     public func address(_ address: String) async throws -> AddressSummary {
         let scripthash = try self.scripthash(address)
+        if await statuses.isUnused(scripthash, address: address) {
+            return AddressSummary(
+                address: address,
+                balanceSat: 0,
+                totalReceivedSat: nil,
+                totalSentSat: nil,
+                txCount: 0,
+                unconfirmedBalanceSat: 0,
+                unconfirmedTxCount: 0
+            )
+        }
         let balance: (confirmed: Int64, unconfirmed: Int64)
         do {
             balance = try await self.balance(scripthash, address: address)

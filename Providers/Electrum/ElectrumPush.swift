@@ -7,9 +7,11 @@ import WatcherJSON
 /// scripthash is subscribed (in pipelined batches of 100), and a status change, an opaque token, makes it read the
 /// address's history again and report each transaction that is new or moved (``PushEvent/addressTx(address:txid:deltaSat:confirmed:)``
 /// with no delta: the engine asks the provider). A header notification is a ``PushEvent/newBlock(height:hash:)``.
-/// The address set is compared every 30 s: new addresses are subscribed, dropped ones unsubscribed. After each header
-/// and at each of those checks, a rotating slice of 100 scripthashes is subscribed again and its statuses compared, so
-/// a notification the server missed is caught within a few blocks.
+/// The address set is compared every second: new addresses (a wallet window that grew) are subscribed, dropped ones
+/// unsubscribed, on the same connection. After each header and every 30 s, a rotating slice of 100 scripthashes is
+/// subscribed again and its statuses compared, so a notification the server missed is caught within a few blocks.
+/// Unless the server is Fulcrum, the subscriptions' statuses are lent to the provider's address summaries
+/// (``ElectrumStatusBook``): an unused address needs no summary request.
 public struct ElectrumPush: ChainPushing {
     /// Subscriptions sent at once before waiting for their answers.
     static let batchSize = 100
@@ -20,11 +22,17 @@ public struct ElectrumPush: ChainPushing {
     /// A status notification follows every change of a script's history (mempool, block, reorg), and the rotating
     /// re-check catches one the server missed.
     public var pushesEveryChange: Bool { true }
+    /// The address set is compared every ``followInterval``: a grown window costs its new addresses only.
+    public var followsGrowth: Bool { true }
     let link: ElectrumLink
+    /// Where the subscriptions' statuses are lent to the provider's summaries.
+    var statuses: ElectrumStatusBook?
     /// What the connection covers, for `check`-like reports and tests: the followed addresses left to polling by
     /// the server's subscription cap.
     public let coverage = ElectrumPushCoverage()
     /// How often the address set is compared with the subscribed one.
+    var followInterval: Duration = .seconds(1)
+    /// How often a slice of the subscriptions is re-checked when no header came.
     var recheckInterval: Duration = .seconds(30)
 
     /// What the connection hands the follow loop.
@@ -38,7 +46,7 @@ public struct ElectrumPush: ChainPushing {
         onEvent: @escaping @Sendable (PushEvent) async -> Void
     ) async throws {
         let (notes, sink) = AsyncStream<Note>.makeStream()
-        let (client, _) = try await link.openSession(
+        let (client, server) = try await link.openSession(
             onNotification: { sink.yield(.notification($0, $1)) },
             onClose: { reason in
                 sink.yield(.closed(reason))
@@ -47,18 +55,31 @@ public struct ElectrumPush: ChainPushing {
         )
         defer { client.close() }
         let state = ElectrumPushState(link: link, client: client)
+        // Fulcrum answers the status of a history past its max_history as null: its statuses are not lent.
+        var lent: Int?
+        if let statuses, !server.software.lowercased().contains("fulcrum") {
+            let session = statuses.attach { scripthash, address in
+                await state.subscribeNow(scripthash, address: address)
+            }
+            await state.lend(to: statuses, session: session)
+            lent = session
+        }
+        defer { if let lent { statuses?.detach(lent) } }
         let tip = try await state.call("blockchain.headers.subscribe", [])
         if let block = state.block(tip) { await onEvent(.newBlock(height: block.height, hash: block.hash)) }
         try await state.follow(await addresses())
         await report(state)
         await onEvent(.subscribed)
-        let recheck = recheckInterval
+        let (every, recheck) = (followInterval, recheckInterval)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
+                var lastRecheck = ContinuousClock.now
                 while true {
-                    try await Task.sleep(for: recheck)
+                    try await Task.sleep(for: every)
                     try await state.follow(await addresses())
                     await report(state)
+                    guard ContinuousClock.now - lastRecheck >= recheck else { continue }
+                    lastRecheck = ContinuousClock.now
                     for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
                 }
             }

@@ -24,6 +24,8 @@ actor ElectrumPushState {
     private(set) var tooLarge: Set<String> = []
     /// Where the next re-check slice starts, in scripthash order.
     private var cursor = ""
+    /// Where the statuses are lent to the provider's summaries, and as which session.
+    private var lending: (book: ElectrumStatusBook, session: Int)?
 
     init(link: ElectrumLink, client: ElectrumClient) {
         self.link = link
@@ -32,6 +34,43 @@ actor ElectrumPushState {
 
     /// How many scripthashes are subscribed.
     var count: Int { followed.count }
+
+    /// Lends every status this connection learns to `book` (as `session`), from now on.
+    func lend(to book: ElectrumStatusBook, session: Int) {
+        lending = (book, session)
+        for (scripthash, entry) in followed { book.record(scripthash, status: entry.status, session: session) }
+    }
+
+    /// Sets (or removes) what is known of a subscription, and lends it.
+    private func set(_ scripthash: String, _ entry: Followed?) {
+        followed[scripthash] = entry
+        guard let lending else { return }
+        if let entry {
+            lending.book.record(scripthash, status: entry.status, session: lending.session)
+        } else {
+            lending.book.forget(scripthash, session: lending.session)
+        }
+    }
+
+    /// The status of `address` (its `scripthash`) for a summary: the one followed, or subscribed now. An unused
+    /// address is followed from then on (its history is empty, nothing to read); a used one is left to ``follow(_:)``,
+    /// which reads its history. `nil` when the server will not tell (its cap, a history past its limit, an error):
+    /// the summary asks for itself.
+    func subscribeNow(_ scripthash: String, address: String) async -> String?? {
+        if let known = followed[scripthash] { return .some(known.status) }
+        guard !capped, !tooLarge.contains(address) else { return nil }
+        let status: String?
+        do {
+            status = try await call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+        } catch {
+            if Self.isCap(error) { capped = true }
+            return nil
+        }
+        if status == nil, followed[scripthash] == nil {
+            set(scripthash, Followed(address: address, status: nil, history: [:]))
+        }
+        return .some(status)
+    }
 
     nonisolated func call(_ method: String, _ params: [JSONValue]) async throws -> JSONValue {
         do {
@@ -57,10 +96,16 @@ actor ElectrumPushState {
             guard let script = BitcoinAddress.scriptPubKey(fromAddress: address) else { continue }
             wanted[ElectrumHash.scripthash(scriptPubKey: script)] = address
         }
+        // Stopping: the set asked for may be empty because the store is closing, not because nothing is followed.
+        try Task.checkCancellation()
         let gone = followed.keys.filter { wanted[$0] == nil }
-        for scripthash in gone {
-            followed[scripthash] = nil
-            _ = try? await call("blockchain.scripthash.unsubscribe", [.string(scripthash)])
+        for scripthash in gone { set(scripthash, nil) }
+        // All at once: a server that holds small answers back (ElectrumX 2 pads them, up to a second) answers a
+        // batch in about the time of one.
+        await withTaskGroup(of: Void.self) { group in
+            for scripthash in gone {
+                group.addTask { _ = try? await self.call("blockchain.scripthash.unsubscribe", [.string(scripthash)]) }
+            }
         }
         tooLarge.formIntersection(wanted.values)
         let new = wanted.filter { followed[$0.key] == nil && !tooLarge.contains($0.value) }.sorted { $0.key < $1.key }
@@ -70,6 +115,7 @@ actor ElectrumPushState {
         }
         var start = 0
         while start < new.count {
+            try Task.checkCancellation()
             let batch = new[start..<min(start + ElectrumPush.batchSize, new.count)]
             start += ElectrumPush.batchSize
             let answers = await withTaskGroup(of: (String, Result<String?, any Error>).self) { group in
@@ -91,7 +137,7 @@ actor ElectrumPushState {
                 switch answers[scripthash] {
                 case .success(let status)?:
                     let history = status == nil ? [:] : try await self.history(scripthash)
-                    followed[scripthash] = Followed(address: address, status: status, history: history)
+                    set(scripthash, Followed(address: address, status: status, history: history))
                 case .failure(let error)? where Self.isCap(error):
                     capped = true
                 case .failure(let error)? where Self.isTooLarge(error):
@@ -131,7 +177,7 @@ actor ElectrumPushState {
             history = status == nil ? [:] : try await self.history(scripthash)
         } catch let error where Self.isTooLarge(error) {
             // Grown past the server's limit: the address's watch polls it (and reports it); the push drops it.
-            followed[scripthash] = nil
+            set(scripthash, nil)
             tooLarge.insert(before.address)
             _ = try? await call("blockchain.scripthash.unsubscribe", [.string(scripthash)])
             return []
@@ -144,7 +190,7 @@ actor ElectrumPushState {
         }
         entry.status = status
         entry.history = history
-        followed[scripthash] = entry
+        set(scripthash, entry)
         return events
     }
 
@@ -156,9 +202,23 @@ actor ElectrumPushState {
         let start = sorted.firstIndex { $0 > cursor } ?? 0
         let slice = (0..<min(count, sorted.count)).map { sorted[(start + $0) % sorted.count] }
         cursor = slice.last ?? ""
+        // Asked all at once (a padding server answers the batch in about the time of one), applied in order.
+        let statuses = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+            for scripthash in slice {
+                group.addTask {
+                    (
+                        scripthash,
+                        try await self.call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+                    )
+                }
+            }
+            var answers: [String: String?] = [:]
+            for try await (scripthash, status) in group { answers[scripthash] = .some(status) }
+            return answers
+        }
         var events: [PushEvent] = []
         for scripthash in slice {
-            let status = try await call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+            guard let status = statuses[scripthash] else { continue }
             events += try await changed(scripthash, status: status)
         }
         return events

@@ -24,6 +24,12 @@ public protocol ChainPushing: Sendable {
     /// the connection is up. `false` by default.
     var pushesEveryChange: Bool { get }
 
+    /// Whether the connection asks `addresses()` again often enough (every second or so) to subscribe a grown
+    /// wallet window itself, one new address at a time: then the engine does not reconnect to subscribe it, which
+    /// for a client subscribing address by address (Electrum) would subscribe the whole window again each time it
+    /// grows. `false` by default.
+    var followsGrowth: Bool { get }
+
     /// Connects, subscribes to new blocks and to `addresses()` (asked again now and then; a changed set is
     /// subscribed anew), and reports every push to `onEvent` until the connection ends.
     /// - Throws: why the connection ended (refused, closed by the server, cancelled).
@@ -36,6 +42,8 @@ public protocol ChainPushing: Sendable {
 extension ChainPushing {
     /// Not every change is pushed (a block still starts a round of the polled addresses).
     public var pushesEveryChange: Bool { false }
+    /// A grown window is subscribed by a new connection.
+    public var followsGrowth: Bool { false }
 }
 
 extension ChainProvider {

@@ -70,8 +70,8 @@ struct PushDriver: Sendable {
             let started = context.time.elapsed
             do {
                 // A wallet window that grows is subscribed anew at once (a new connection), not at the client's
-                // next recheck.
-                let windows = walletSignature()
+                // next recheck; unless the client follows growth itself.
+                let windows = pusher.followsGrowth ? nil : walletSignature()
                 let grown = try await withThrowingTaskGroup(of: Bool.self) { group in
                     group.addTask {
                         try await pusher.follow(addresses: { addresses() }) { event in
