@@ -12,7 +12,7 @@ export WATCHER_PYTHON := $(PYTHON)
 ORACLE_VENV ?= $(CURDIR)/.build/oracle-venv
 export WATCHER_ORACLE_PYTHON := $(ORACLE_VENV)/bin/python
 
-.PHONY: run test check deps test-deps oracle-deps build lint format bench fuzz fuzz-ci example-test package package-test
+.PHONY: run test check deps test-deps oracle-deps build lint format bench bench-oracle fuzz fuzz-ci example-test package package-test
 
 # Every package comes from Debian's apt (no pip: Debian 12's Python refuses it, PEP 668). Each has a cheap test of
 # whether it is there already, and the test decides, not dpkg: a PostgreSQL of another repository, a library built
@@ -159,6 +159,12 @@ format:
 
 bench: deps
 	$(SWIFT) run -c release watcher-bench
+
+# A 1,000-address wallet's first full sync through a real ElectrumX: watcher against BDK's full_scan, requests
+# counted by a proxy in front of the server (docs/benchmarks.md). About 5 minutes; not part of `make test`.
+bench-oracle: deps oracle-deps
+	$(SWIFT) build -c release --product watcher
+	$(WATCHER_ORACLE_PYTHON) scripts/oracle/sync-bench.py .build/release/watcher
 
 # The Debian package (docs/operations.md, "Installing the Debian package"): dist/watcher_<version>_<arch>.deb and its
 # -dbgsym, from a release build with the static Swift standard library (about 15-30 minutes cold on 2 cores), checked

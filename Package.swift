@@ -493,9 +493,8 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherBitcoin",
                 "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
-                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherRules", "WatcherScheduler", "WatcherSimnet",
-                "WatcherSinks",
-                "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher", .asyncHTTPClient, .httpTypes,
+                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherQR", "WatcherRules", "WatcherScheduler",
+                "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher", .asyncHTTPClient, .httpTypes,
                 .hummingbird, .hummingbirdWSClient, .logging, .nioCore, .nioHTTP1, .nioWebSocket, .serviceLifecycle,
             ]
         ),

@@ -29,17 +29,37 @@ extension ElectrumProvider {
         BitcoinAddress(scriptPubKey: script, network: network)?.string
     }
 
-    /// `get_balance`: confirmed satoshi and the mempool's signed delta.
+    /// `get_balance`: confirmed satoshi and the mempool's signed delta; the one read at the push connection's live
+    /// status when there is one (``ElectrumStatusBook``).
     func balance(_ scripthash: String, address: String) async throws -> (confirmed: Int64, unconfirmed: Int64) {
+        let known = statuses.current(scripthash)
+        if let known {
+            if known.status == nil { return (0, 0) }
+            if let balance = known.balance { return balance }
+        }
         let answer = try await link.call("blockchain.scripthash.get_balance", [.string(scripthash)])
         guard let confirmed = answer["confirmed"].flatMap(Self.int64),
             let unconfirmed = answer["unconfirmed"].flatMap(Self.int64)
         else { throw invalid("get_balance of \(address) answered \(Self.clip(answer))") }
+        if let known { statuses.store(balance: (confirmed, unconfirmed), scripthash, at: known.status) }
         return (confirmed, unconfirmed)
     }
 
-    /// `get_history`, in the server's order (confirmed by height, then the mempool).
+    /// `get_history`, in the server's order (confirmed by height, then the mempool); the one read at the push
+    /// connection's live status when there is one (``ElectrumStatusBook``).
     func history(_ scripthash: String, address: String) async throws -> [HistoryEntry] {
+        let known = statuses.current(scripthash)
+        if let known {
+            if known.status == nil { return [] }
+            if let history = known.history { return history }
+        }
+        let history = try await readHistory(scripthash, address: address)
+        if let known { statuses.store(history: history, scripthash, at: known.status) }
+        return history
+    }
+
+    /// `get_history`, asked.
+    private func readHistory(_ scripthash: String, address: String) async throws -> [HistoryEntry] {
         let result: JSONValue
         do {
             result = try await link.call("blockchain.scripthash.get_history", [.string(scripthash)])
@@ -55,6 +75,21 @@ extension ElectrumProvider {
             else { throw invalid("get_history of \(address) has the entry \(Self.clip(item))") }
             return HistoryEntry(txHash: txid.lowercased(), height: height, fee: item["fee"].flatMap(Self.int64))
         }
+    }
+
+    /// A `get_history` answer's entries; `nil` when one does not read as an entry.
+    static func historyEntries(_ result: JSONValue) -> [HistoryEntry]? {
+        guard let items = result.arrayValue else { return nil }
+        var entries: [HistoryEntry] = []
+        for item in items {
+            guard let txid = item["tx_hash"]?.stringValue, Hash256(displayHex: txid) != nil,
+                let height = item["height"].flatMap(Self.int)
+            else { return nil }
+            entries.append(
+                HistoryEntry(txHash: txid.lowercased(), height: height, fee: item["fee"].flatMap(Self.int64))
+            )
+        }
+        return entries
     }
 
     /// The error for an address whose history the server refuses as longer than its limit.

@@ -115,11 +115,11 @@ public struct ElectrumProvider: ChainProvider {
         )
     }
 
-    /// `get_balance` and `get_history`; no request for an address the push connection's live subscription says
-    /// is unused (``ElectrumStatusBook``).
+    /// `get_balance` and `get_history`, each read once per status of the push connection's live subscription, and
+    /// no request for an address that status says is unused (``ElectrumStatusBook``).
     public func address(_ address: String) async throws -> AddressSummary {
         let scripthash = try self.scripthash(address)
-        if await statuses.isUnused(scripthash, address: address) {
+        if case .some(.none) = await statuses.status(scripthash, address: address) {
             return AddressSummary(
                 address: address,
                 balanceSat: 0,

@@ -41,12 +41,12 @@ actor ElectrumPushState {
         for (scripthash, entry) in followed { book.record(scripthash, status: entry.status, session: session) }
     }
 
-    /// Sets (or removes) what is known of a subscription, and lends it.
-    private func set(_ scripthash: String, _ entry: Followed?) {
+    /// Sets (or removes) what is known of a subscription, and lends it with the history read at its status.
+    private func set(_ scripthash: String, _ entry: Followed?, read: [ElectrumProvider.HistoryEntry]? = nil) {
         followed[scripthash] = entry
         guard let lending else { return }
         if let entry {
-            lending.book.record(scripthash, status: entry.status, session: lending.session)
+            lending.book.record(scripthash, status: entry.status, history: read, session: lending.session)
         } else {
             lending.book.forget(scripthash, session: lending.session)
         }
@@ -66,8 +66,12 @@ actor ElectrumPushState {
             if Self.isCap(error) { capped = true }
             return nil
         }
-        if status == nil, followed[scripthash] == nil {
+        guard followed[scripthash] == nil else { return .some(status) }
+        if status == nil {
             set(scripthash, Followed(address: address, status: nil, history: [:]))
+        } else if let (history, read) = try? await self.history(scripthash), followed[scripthash] == nil {
+            // Followed from now on, with its history: the summary asking for it gets the same answer.
+            set(scripthash, Followed(address: address, status: status, history: history), read: read)
         }
         return .some(status)
     }
@@ -136,8 +140,8 @@ actor ElectrumPushState {
             for (scripthash, address) in batch {
                 switch answers[scripthash] {
                 case .success(let status)?:
-                    let history = status == nil ? [:] : try await self.history(scripthash)
-                    set(scripthash, Followed(address: address, status: status, history: history))
+                    let (history, read) = status == nil ? ([:], []) : try await self.history(scripthash)
+                    set(scripthash, Followed(address: address, status: status, history: history), read: read)
                 case .failure(let error)? where Self.isCap(error):
                     capped = true
                 case .failure(let error)? where Self.isTooLarge(error):
@@ -173,8 +177,9 @@ actor ElectrumPushState {
     func changed(_ scripthash: String, status: String?) async throws -> [PushEvent] {
         guard let before = followed[scripthash], before.status != status else { return [] }
         let history: [String: Int]
+        let read: [ElectrumProvider.HistoryEntry]?
         do {
-            history = status == nil ? [:] : try await self.history(scripthash)
+            (history, read) = status == nil ? ([:], []) : try await self.history(scripthash)
         } catch let error where Self.isTooLarge(error) {
             // Grown past the server's limit: the address's watch polls it (and reports it); the push drops it.
             set(scripthash, nil)
@@ -190,7 +195,7 @@ actor ElectrumPushState {
         }
         entry.status = status
         entry.history = history
-        set(scripthash, entry)
+        set(scripthash, entry, read: read)
         return events
     }
 
@@ -224,8 +229,10 @@ actor ElectrumPushState {
         return events
     }
 
-    private func history(_ scripthash: String) async throws -> [String: Int] {
+    /// The history as txid → height, and as the provider reads it (`nil` when an entry does not read as one).
+    private func history(_ scripthash: String) async throws -> ([String: Int], [ElectrumProvider.HistoryEntry]?) {
         let result = try await call("blockchain.scripthash.get_history", [.string(scripthash)])
+        let read = ElectrumProvider.historyEntries(result)
         var history: [String: Int] = [:]
         for item in result.arrayValue ?? [] {
             guard let txid = item["tx_hash"]?.stringValue, case .number(let text)? = item["height"],
@@ -233,6 +240,6 @@ actor ElectrumPushState {
             else { continue }
             history[txid] = height
         }
-        return history
+        return (history, read)
     }
 }

@@ -8,10 +8,15 @@ public struct QRCode: Sendable, Hashable {
     /// Row-major, `true` = dark.
     public let modules: [Bool]
 
-    /// The modules that encode `text` (its UTF-8 bytes, 8-bit mode).
+    /// The modules that encode `text`: its UTF-8 bytes in 8-bit mode, or, `segmented`, split by libqrencode into
+    /// segments of the densest mode each part allows (digits, upper-case alphanumerics, bytes), which makes an
+    /// upper-case text a smaller code.
     /// - Throws: ``Failure`` when libqrencode refuses it (too long for a QR code).
-    public init(_ text: String) throws(Failure) {
-        guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M) else { throw Failure(length: text.utf8.count) }
+    public init(_ text: String, segmented: Bool = false) throws(Failure) {
+        let made =
+            segmented
+            ? QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) : QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M)
+        guard let code = made else { throw Failure(length: text.utf8.count) }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
         self.width = width

@@ -70,9 +70,14 @@ enum RequestFragments {
                 + "<tbody>\(payments.joined())</tbody></table>"
         return #"<h3>Request <code>\#(id)</code></h3><div class="request-page">"#
             + #"<img id="request-qr" src="/ui/requests/\#(id)/qr.png" width="240" height="240" alt="QR code of \#(WebFragments.escape(uri))">"#
-            + "<dl>" + rows.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined() + "</dl></div>" + table
+            + "<dl>" + rows.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined()
+            + #"<dt>QR code</dt><dd><a href="/ui/requests/\#(id)/qr.png?form=uppercase">uppercase form</a> "#
+            + "(a smaller code for the same payment)</dd></dl></div>" + table
     }
 
-    /// The QR code of the request's URI.
-    static func qr(_ request: PaymentRequest) throws -> QRCode { try QRCode(RequestURI.make(request)) }
+    /// The request's QR code: the exact URI, or (`uppercase`) its uppercase form, in a smaller code.
+    static func qr(_ request: PaymentRequest, uppercase: Bool = false) throws -> QRCode {
+        let uri = RequestURI.make(request)
+        return uppercase ? try QRCode(RequestURI.uppercase(uri), segmented: true) : try QRCode(uri)
+    }
 }

@@ -26,9 +26,11 @@ struct WebRoutes: Sendable {
         router.get("ui/wallets/:id") { _, context in try Self.html(self.wallet(context.parameters.get("id") ?? "")) }
         router.get("ui/requests") { _, _ in try Self.html(RequestFragments.list(self.data.requests().0)) }
         router.get("ui/requests/:id") { _, context in try Self.html(self.request(context.parameters.get("id") ?? "")) }
-        router.get("ui/requests/:id/qr.png") { _, context in try self.qr(context.parameters.get("id") ?? "", png: true)
+        router.get("ui/requests/:id/qr.png") { request, context in
+            try self.qr(context.parameters.get("id") ?? "", png: true, form: request.uri.queryParameters.get("form"))
         }
-        router.get("ui/requests/:id/qr.svg") { _, context in try self.qr(context.parameters.get("id") ?? "", png: false)
+        router.get("ui/requests/:id/qr.svg") { request, context in
+            try self.qr(context.parameters.get("id") ?? "", png: false, form: request.uri.queryParameters.get("form"))
         }
         router.get("ui/prices") { _, _ in try Self.html(WebFragments.prices(self.data.prices())) }
         router.get("ui/events") { request, _ in
@@ -105,11 +107,18 @@ struct WebRoutes: Sendable {
     }
 
     /// A request's QR code, as PNG or SVG; 404 for an unknown request.
-    func qr(_ id: String, png: Bool) throws -> Response {
+    /// A request's QR code: `form` absent or `uri`, the exact URI; `uppercase`, its uppercase form.
+    func qr(_ id: String, png: Bool, form: String?) throws -> Response {
         guard let request = try data.requests().0.first(where: { $0.id == id }) else {
             return APIRoutes.error("no request \(JSONValue.quoted(id))", status: .notFound)
         }
-        let code = try RequestFragments.qr(request)
+        guard form == nil || form == "uri" || form == "uppercase" else {
+            return APIRoutes.error(
+                "form must be uri or uppercase, not \(JSONValue.quoted(form ?? ""))",
+                status: .badRequest
+            )
+        }
+        let code = try RequestFragments.qr(request, uppercase: form == "uppercase")
         let body = png ? ByteBuffer(bytes: code.png()) : ByteBuffer(string: code.svg())
         return Response(
             status: .ok,

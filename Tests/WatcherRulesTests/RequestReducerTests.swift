@@ -283,6 +283,16 @@ struct RequestReducerTests {
             RequestURI.make(address: "bc1q", dueSat: 1_000, label: "A & B", message: nil)
                 == "bitcoin:bc1q?amount=0.00001&label=A%20%26%20B"
         )
+        // The uppercase form: scheme and bech32 address in upper case, the query and a Base58 address as they are.
+        #expect(
+            RequestURI.uppercase("bitcoin:bc1qshop3?amount=0.00040827&label=Caf%C3%A9")
+                == "BITCOIN:BC1QSHOP3?amount=0.00040827&label=Caf%C3%A9"
+        )
+        #expect(
+            RequestURI.uppercase("bitcoin:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2?amount=1")
+                == "BITCOIN:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2?amount=1"
+        )
+        #expect(RequestURI.uppercase("bitcoin:bcrt1qxyz") == "BITCOIN:BCRT1QXYZ")
     }
 
     @Test func fiatRoundsUpAndStaleRatesAreRefused() throws {

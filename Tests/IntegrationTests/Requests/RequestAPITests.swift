@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import WatcherJSON
+import WatcherQR
+import WatcherRules
 import WatcherTestSupport
 import WatcherTesting
 
@@ -223,6 +225,24 @@ struct RequestAPITests {
             let decoded = try await ProcessRunner.run([zbar, "--raw", "-q", file], scratch: data)
             #expect(decoded.status == 0, "\(decoded.output)")
             #expect(decoded.output.split(separator: "\n").map(String.init).contains(uri), "\(decoded.output)")
+            // The uppercase form: a smaller code, decoding to the URI with its scheme and address in upper case.
+            var upper = HTTPClientRequest(url: daemon.base + "/ui/requests/\(id)/qr.png?form=uppercase")
+            upper.method = .GET
+            let upperPNG = try await client.execute(upper, timeout: .seconds(30)).body.collect(upTo: 1 << 20)
+            try Data(upperPNG.readableBytesView).write(to: URL(fileURLWithPath: "\(data)/qr-upper.png"))
+            let upperDecoded = try await ProcessRunner.run(
+                [zbar, "--raw", "-q", "\(data)/qr-upper.png"],
+                scratch: data
+            )
+            let expected = RequestURI.uppercase(uri)
+            #expect(expected.hasPrefix("BITCOIN:BC1") && expected != uri)
+            #expect(
+                upperDecoded.output.split(separator: "\n").map(String.init).contains(expected),
+                "\(upperDecoded.output)"
+            )
+            #expect(try QRCode(expected, segmented: true).width < QRCode(uri).width)
+            let unknownForm = try await Self.send(client, daemon.base + "/ui/requests/\(id)/qr.svg?form=lower", .GET)
+            #expect(unknownForm.status == 400 && unknownForm.body.contains("form must be uri or uppercase"))
             let missing = try await Self.send(client, daemon.base + "/ui/requests/req_nothing/qr.png", .GET)
             #expect(missing.status == 404)
         }
