@@ -8,8 +8,9 @@ import WatcherJSON
 /// address's history again and report each transaction that is new or moved (``PushEvent/addressTx(address:txid:deltaSat:confirmed:)``
 /// with no delta: the engine asks the provider). A header notification is a ``PushEvent/newBlock(height:hash:)``.
 /// The address set is compared every second: new addresses (a wallet window that grew) are subscribed, dropped ones
-/// unsubscribed, on the same connection. After each header and every 30 s, a rotating slice of 100 scripthashes is
-/// subscribed again and its statuses compared, so a notification the server missed is caught within a few blocks.
+/// unsubscribed, on the same connection. After each header, and every 30 s (among statuses answered at least 30 s
+/// before), a rotating slice of 100 scripthashes is subscribed again and its statuses compared, so a notification
+/// the server missed is caught within a few blocks.
 /// Unless the server is Fulcrum, the subscriptions' statuses are lent to the provider's address summaries
 /// (``ElectrumStatusBook``): an unused address needs no summary request.
 public struct ElectrumPush: ChainPushing {
@@ -80,7 +81,9 @@ public struct ElectrumPush: ChainPushing {
                     await report(state)
                     guard ContinuousClock.now - lastRecheck >= recheck else { continue }
                     lastRecheck = ContinuousClock.now
-                    for event in try await state.recheck(count: Self.recheckSlice) { await onEvent(event) }
+                    for event in try await state.recheck(count: Self.recheckSlice, olderThan: recheck) {
+                        await onEvent(event)
+                    }
                 }
             }
             group.addTask {

@@ -9,6 +9,8 @@ actor ElectrumPushState {
         var address: String
         var status: String?
         var history: [String: Int]
+        /// When the status was last answered: a re-check leaves a fresh one alone.
+        var answeredAt = ContinuousClock.now
     }
 
     let link: ElectrumLink
@@ -26,6 +28,9 @@ actor ElectrumPushState {
     private var cursor = ""
     /// Where the statuses are lent to the provider's summaries, and as which session.
     private var lending: (book: ElectrumStatusBook, session: Int)?
+    /// Subscriptions asked and not answered yet: a second asker (the address set's comparison, a summary) waits for
+    /// the first one's answer instead of subscribing again.
+    private var asking: [String: Task<Result<String?, any Error>, Never>] = [:]
 
     init(link: ElectrumLink, client: ElectrumClient) {
         self.link = link
@@ -60,9 +65,9 @@ actor ElectrumPushState {
         if let known = followed[scripthash] { return .some(known.status) }
         guard !capped, !tooLarge.contains(address) else { return nil }
         let status: String?
-        do {
-            status = try await call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
-        } catch {
+        switch await subscribe(scripthash) {
+        case .success(let answer): status = answer
+        case .failure(let error):
             if Self.isCap(error) { capped = true }
             return nil
         }
@@ -82,6 +87,24 @@ actor ElectrumPushState {
         } catch {
             throw link.map(error, method: method)
         }
+    }
+
+    /// `blockchain.scripthash.subscribe`, asked once however many ask at the same time.
+    func subscribe(_ scripthash: String) async -> Result<String?, any Error> {
+        if let task = asking[scripthash] { return await task.value }
+        let task = Task {
+            do {
+                return Result<String?, any Error>.success(
+                    try await self.call("blockchain.scripthash.subscribe", [.string(scripthash)]).stringValue
+                )
+            } catch {
+                return .failure(error)
+            }
+        }
+        asking[scripthash] = task
+        let answer = await task.value
+        asking[scripthash] = nil
+        return answer
     }
 
     /// The height and hash of a `{hex, height}` header object.
@@ -124,14 +147,7 @@ actor ElectrumPushState {
             start += ElectrumPush.batchSize
             let answers = await withTaskGroup(of: (String, Result<String?, any Error>).self) { group in
                 for (scripthash, _) in batch {
-                    group.addTask {
-                        do {
-                            let status = try await self.call("blockchain.scripthash.subscribe", [.string(scripthash)])
-                            return (scripthash, .success(status.stringValue))
-                        } catch {
-                            return (scripthash, .failure(error))
-                        }
-                    }
+                    group.addTask { (scripthash, await self.subscribe(scripthash)) }
                 }
                 var result: [String: Result<String?, any Error>] = [:]
                 for await (scripthash, answer) in group { result[scripthash] = answer }
@@ -140,6 +156,8 @@ actor ElectrumPushState {
             for (scripthash, address) in batch {
                 switch answers[scripthash] {
                 case .success(let status)?:
+                    // Followed meanwhile (a summary subscribed it on demand, at this same answer): nothing to add.
+                    if let known = followed[scripthash], known.status == status { continue }
                     let (history, read) = status == nil ? ([:], []) : try await self.history(scripthash)
                     set(scripthash, Followed(address: address, status: status, history: history), read: read)
                 case .failure(let error)? where Self.isCap(error):
@@ -195,14 +213,19 @@ actor ElectrumPushState {
         }
         entry.status = status
         entry.history = history
+        entry.answeredAt = .now
         set(scripthash, entry, read: read)
         return events
     }
 
     /// Re-subscribes the next `count` scripthashes (a rotating slice, in scripthash order) and treats each status
     /// answered as a notification: servers can miss one at a block boundary, and re-subscribing costs one request.
-    func recheck(count: Int) async throws -> [PushEvent] {
-        let sorted = followed.keys.sorted()
+    /// - Parameter olderThan: only statuses answered at least that long ago (the timer's re-check: a wallet's first
+    ///   sync subscribes hundreds of addresses a minute, and their answers are fresh); `nil` (after a header): all.
+    func recheck(count: Int, olderThan: Duration? = nil) async throws -> [PushEvent] {
+        let now = ContinuousClock.now
+        let sorted = followed.filter { entry in olderThan.map { now - entry.value.answeredAt >= $0 } ?? true }.keys
+            .sorted()
         guard !sorted.isEmpty else { return [] }
         let start = sorted.firstIndex { $0 > cursor } ?? 0
         let slice = (0..<min(count, sorted.count)).map { sorted[(start + $0) % sorted.count] }
@@ -224,6 +247,7 @@ actor ElectrumPushState {
         var events: [PushEvent] = []
         for scripthash in slice {
             guard let status = statuses[scripthash] else { continue }
+            followed[scripthash]?.answeredAt = now
             events += try await changed(scripthash, status: status)
         }
         return events

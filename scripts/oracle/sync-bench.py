@@ -12,7 +12,8 @@ ElectrumX (every JSON-RPC request counted, a batch as its elements, with the rou
 
 - BDK: `full_scan` (stop gap 20, batch size 10), timed around the call;
 - watcher: `watcher run` with one `electrum` provider and the wallet watch (gap 20, defaults otherwise), timed from
-  the start of the process until `watcher wallets show` gives the true balance and transaction count.
+  the start of the process until `watcher wallets show` gives the true balance and number of used addresses (polled
+  every 0.1 s).
 
 Prints one JSON line per client, then a Markdown table. Exit status 1 if a client's balance is wrong.
 """
@@ -182,7 +183,8 @@ def watcher_sync(watcher, directory, port, descriptor, expected, timeout):
             if shown.returncode != 0:
                 return None
             view = json.loads(shown.stdout)
-            got = (view.get("balanceSat"), len(view.get("transactions") or []))
+            # One payment per paid address: the used addresses count them (`transactions` lists the newest 50 only).
+            got = (view.get("balanceSat"), view.get("usedAddresses"))
             return got if got == expected else None
 
         wait_for("watcher's sync", synced, timeout=timeout, interval=0.1)
