@@ -65,6 +65,8 @@ class Proxy:
         self.requests = 0
         self.messages = 0
         self.methods = collections.Counter()
+        # Subscriptions per scripthash: how many each was asked (a repeated one is a re-check or a duplicate).
+        self.subscriptions = collections.Counter()
         self.lock = threading.Lock()
         self.loop = asyncio.new_event_loop()
         ready = threading.Event()
@@ -93,6 +95,8 @@ class Proxy:
                 if isinstance(call, dict) and "method" in call:
                     self.requests += 1
                     self.methods[call["method"]] += 1
+                    if call["method"] == "blockchain.scripthash.subscribe" and call.get("params"):
+                        self.subscriptions[call["params"][0]] += 1
 
     async def _session(self, client_reader, client_writer):
         reader, writer = await asyncio.open_connection("127.0.0.1", self.upstream_port, limit=1 << 24)
@@ -114,7 +118,14 @@ class Proxy:
 
     def snapshot(self):
         with self.lock:
-            return {"requests": self.requests, "messages": self.messages, "methods": dict(self.methods)}
+            repeats = collections.Counter(self.subscriptions.values())
+            return {
+                "requests": self.requests,
+                "messages": self.messages,
+                "methods": dict(self.methods),
+                "scripthashesSubscribed": len(self.subscriptions),
+                "subscriptionsPerScripthash": {str(k): v for k, v in sorted(repeats.items())},
+            }
 
 
 def control(base, path, body=None):
