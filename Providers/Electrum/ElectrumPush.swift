@@ -8,9 +8,9 @@ import WatcherJSON
 /// address's history again and report each transaction that is new or moved (``PushEvent/addressTx(address:txid:deltaSat:confirmed:)``
 /// with no delta: the engine asks the provider). A header notification is a ``PushEvent/newBlock(height:hash:)``.
 /// The address set is compared every second: new addresses (a wallet window that grew) are subscribed, dropped ones
-/// unsubscribed, on the same connection. After each header, and every 30 s (among statuses answered at least 30 s
-/// before), a rotating slice of 100 scripthashes is subscribed again and its statuses compared, so a notification
-/// the server missed is caught within a few blocks.
+/// unsubscribed, on the same connection. After each header, and every 5 minutes (among statuses answered at least
+/// 5 minutes before), a rotating slice of 100 scripthashes is subscribed again and its statuses compared, so a
+/// notification the server missed is caught within a few blocks.
 /// Unless the server is Fulcrum, the subscriptions' statuses are lent to the provider's address summaries
 /// (``ElectrumStatusBook``): an unused address needs no summary request.
 public struct ElectrumPush: ChainPushing {
@@ -33,8 +33,9 @@ public struct ElectrumPush: ChainPushing {
     public let coverage = ElectrumPushCoverage()
     /// How often the address set is compared with the subscribed one.
     var followInterval: Duration = .seconds(1)
-    /// How often a slice of the subscriptions is re-checked when no header came.
-    var recheckInterval: Duration = .seconds(30)
+    /// How often a slice of the subscriptions is re-checked besides after each header: the header's re-check covers
+    /// a notification missed at a block boundary, this one a mempool notification missed between blocks.
+    var recheckInterval: Duration = .seconds(300)
 
     /// What the connection hands the follow loop.
     enum Note: Sendable {

@@ -25,6 +25,7 @@ struct ElectrumPushTests {
             var push = try #require(provider.push as? ElectrumPush)
             #expect(push.maxAddresses == 1_000)
             push.recheckInterval = .milliseconds(200)
+            push.followInterval = .milliseconds(200)
             let payee = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
             let later = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
             let followed = Mutex<[String]>([payee])
