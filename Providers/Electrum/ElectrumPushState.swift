@@ -31,6 +31,8 @@ actor ElectrumPushState {
     /// Subscriptions asked and not answered yet: a second asker (the address set's comparison, a summary) waits for
     /// the first one's answer instead of subscribing again.
     private var asking: [String: Task<Result<String?, any Error>, Never>] = [:]
+    /// Used scripthashes subscribed by ``follow(_:)`` whose histories it is reading: their statuses.
+    private var reading: [String: String] = [:]
 
     init(link: ElectrumLink, client: ElectrumClient) {
         self.link = link
@@ -63,6 +65,7 @@ actor ElectrumPushState {
     /// the summary asks for itself.
     func subscribeNow(_ scripthash: String, address: String) async -> String?? {
         if let known = followed[scripthash] { return .some(known.status) }
+        if let status = reading[scripthash] { return .some(status) }
         guard !capped, !tooLarge.contains(address) else { return nil }
         let status: String?
         switch await subscribe(scripthash) {
@@ -74,7 +77,12 @@ actor ElectrumPushState {
         guard followed[scripthash] == nil else { return .some(status) }
         if status == nil {
             set(scripthash, Followed(address: address, status: nil, history: [:]))
-        } else if let (history, read) = try? await self.history(scripthash), followed[scripthash] == nil {
+        } else if let status {
+            reading[scripthash] = status
+            defer { reading[scripthash] = nil }
+            guard let (history, read) = try? await self.history(scripthash), followed[scripthash] == nil else {
+                return .some(status)
+            }
             // Followed from now on, with its history: the summary asking for it gets the same answer.
             set(scripthash, Followed(address: address, status: status, history: history), read: read)
         }
@@ -153,11 +161,19 @@ actor ElectrumPushState {
                 for await (scripthash, answer) in group { result[scripthash] = answer }
                 return result
             }
+            // The unused ones followed at once, before the histories of the used ones are read (a second or so each
+            // from a padding server): a summary asking meanwhile finds them and subscribes nothing again.
+            for (scripthash, address) in batch where followed[scripthash] == nil {
+                guard case .success(nil)? = answers[scripthash] else { continue }
+                set(scripthash, Followed(address: address, status: nil, history: [:]))
+            }
             for (scripthash, address) in batch {
                 switch answers[scripthash] {
                 case .success(let status)?:
                     // Followed meanwhile (a summary subscribed it on demand, at this same answer): nothing to add.
                     if let known = followed[scripthash], known.status == status { continue }
+                    if let status { reading[scripthash] = status }
+                    defer { reading[scripthash] = nil }
                     let (history, read) = status == nil ? ([:], []) : try await self.history(scripthash)
                     set(scripthash, Followed(address: address, status: status, history: history), read: read)
                 case .failure(let error)? where Self.isCap(error):
