@@ -494,7 +494,8 @@ let package = Package(
                 "WatcherBitcoin",
                 "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
                 "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherQR", "WatcherRules", "WatcherScheduler",
-                "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher", .asyncHTTPClient, .httpTypes,
+                "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher",
+                .asyncHTTPClient, .httpTypes,
                 .hummingbird, .hummingbirdWSClient, .logging, .nioCore, .nioHTTP1, .nioWebSocket, .serviceLifecycle,
             ]
         ),
