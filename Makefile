@@ -161,7 +161,7 @@ bench: deps
 	$(SWIFT) run -c release watcher-bench
 
 # A 1,000-address wallet's first full sync through a real ElectrumX: watcher against BDK's full_scan, requests
-# counted by a proxy in front of the server (docs/benchmarks.md). About 5 minutes; not part of `make test`.
+# counted by a proxy in front of the server (docs/benchmarks.md). About 10 minutes; not part of `make test`.
 bench-oracle: deps oracle-deps
 	$(SWIFT) build -c release --product watcher
 	$(WATCHER_ORACLE_PYTHON) scripts/oracle/sync-bench.py .build/release/watcher

@@ -59,10 +59,9 @@ actor ElectrumPushState {
         }
     }
 
-    /// The status of `address` (its `scripthash`) for a summary: the one followed, or subscribed now. An unused
-    /// address is followed from then on (its history is empty, nothing to read); a used one is left to ``follow(_:)``,
-    /// which reads its history. `nil` when the server will not tell (its cap, a history past its limit, an error):
-    /// the summary asks for itself.
+    /// The status of `address` (its `scripthash`) for a summary: the one followed, or subscribed now and followed
+    /// from then on (a used one with its history read, which the summary then finds lent). `nil` when the server
+    /// will not tell (its cap, a history past its limit, an error): the summary asks for itself.
     func subscribeNow(_ scripthash: String, address: String) async -> String?? {
         if let known = followed[scripthash] { return .some(known.status) }
         if let status = reading[scripthash] { return .some(status) }
@@ -143,7 +142,8 @@ actor ElectrumPushState {
             }
         }
         tooLarge.formIntersection(wanted.values)
-        let new = wanted.filter { followed[$0.key] == nil && !tooLarge.contains($0.value) }.sorted { $0.key < $1.key }
+        let new = wanted.filter { followed[$0.key] == nil && reading[$0.key] == nil && !tooLarge.contains($0.value) }
+            .sorted { $0.key < $1.key }
         guard !capped else {
             uncovered = new.map(\.value)
             return
@@ -161,30 +161,55 @@ actor ElectrumPushState {
                 for await (scripthash, answer) in group { result[scripthash] = answer }
                 return result
             }
-            // The unused ones followed at once, before the histories of the used ones are read (a second or so each
-            // from a padding server): a summary asking meanwhile finds them and subscribes nothing again.
-            for (scripthash, address) in batch where followed[scripthash] == nil {
-                guard case .success(nil)? = answers[scripthash] else { continue }
-                set(scripthash, Followed(address: address, status: nil, history: [:]))
-            }
-            for (scripthash, address) in batch {
+            // The unused ones followed at once. The used ones' histories are read all at once (a padding server
+            // answers each in up to a second); meanwhile their statuses answer a summary that asks (`reading`), so
+            // nothing is subscribed twice.
+            var used: [(scripthash: String, address: String, status: String)] = []
+            var failure: (any Error)?
+            for (scripthash, address) in batch where failure == nil {
                 switch answers[scripthash] {
                 case .success(let status)?:
                     // Followed meanwhile (a summary subscribed it on demand, at this same answer): nothing to add.
                     if let known = followed[scripthash], known.status == status { continue }
-                    if let status { reading[scripthash] = status }
-                    defer { reading[scripthash] = nil }
-                    let (history, read) = status == nil ? ([:], []) : try await self.history(scripthash)
-                    set(scripthash, Followed(address: address, status: status, history: history), read: read)
+                    if let status {
+                        used.append((scripthash, address, status))
+                        reading[scripthash] = status
+                    } else {
+                        set(scripthash, Followed(address: address, status: nil, history: [:]))
+                    }
                 case .failure(let error)? where Self.isCap(error):
                     capped = true
                 case .failure(let error)? where Self.isTooLarge(error):
                     tooLarge.insert(address)
                 case .failure(let error)?:
-                    throw error
+                    failure = error
                 case nil:
                     continue
                 }
+            }
+            defer { for item in used { reading[item.scripthash] = nil } }
+            if let failure { throw failure }
+            let histories = try await withThrowingTaskGroup(
+                of: (String, [String: Int], [ElectrumProvider.HistoryEntry]?).self
+            ) { group in
+                for item in used {
+                    group.addTask {
+                        let (history, read) = try await self.history(item.scripthash)
+                        return (item.scripthash, history, read)
+                    }
+                }
+                var result: [String: ([String: Int], [ElectrumProvider.HistoryEntry]?)] = [:]
+                for try await (scripthash, history, read) in group { result[scripthash] = (history, read) }
+                return result
+            }
+            for item in used {
+                guard let (history, read) = histories[item.scripthash] else { continue }
+                if let known = followed[item.scripthash], known.status == item.status { continue }
+                set(
+                    item.scripthash,
+                    Followed(address: item.address, status: item.status, history: history),
+                    read: read
+                )
             }
             if capped {
                 uncovered = new.filter { followed[$0.key] == nil }.map(\.value)
