@@ -33,6 +33,9 @@ actor ElectrumPushState {
     private var asking: [String: Task<Result<String?, any Error>, Never>] = [:]
     /// Used scripthashes subscribed by ``follow(_:)`` whose histories it is reading: their statuses.
     private var reading: [String: String] = [:]
+    /// Each address's scripthash, computed once: the set is compared every second, and decoding and hashing
+    /// every followed address each time would cost a core's tenth at 100,000 addresses.
+    private var scripthashes: [String: String] = [:]
 
     init(link: ElectrumLink, client: ElectrumClient) {
         self.link = link
@@ -127,8 +130,8 @@ actor ElectrumPushState {
     func follow(_ addresses: [String]) async throws {
         var wanted: [String: String] = [:]
         for address in addresses {
-            guard let script = BitcoinAddress.scriptPubKey(fromAddress: address) else { continue }
-            wanted[ElectrumHash.scripthash(scriptPubKey: script)] = address
+            guard let scripthash = scripthash(of: address) else { continue }
+            wanted[scripthash] = address
         }
         // Stopping: the set asked for may be empty because the store is closing, not because nothing is followed.
         try Task.checkCancellation()
@@ -217,6 +220,15 @@ actor ElectrumPushState {
             }
         }
         uncovered = []
+    }
+
+    /// The scripthash of `address` (`nil`: not an address), from the memo.
+    private func scripthash(of address: String) -> String? {
+        if let known = scripthashes[address] { return known }
+        guard let script = BitcoinAddress.scriptPubKey(fromAddress: address) else { return nil }
+        let scripthash = ElectrumHash.scripthash(scriptPubKey: script)
+        scripthashes[address] = scripthash
+        return scripthash
     }
 
     /// Whether `error` is the server's subscription cap (Fulcrum's error 4, mapped by ``ElectrumLink/map(_:method:)``).

@@ -89,14 +89,6 @@ final class ElectrumStatusBook: Sendable {
         state.withLock { $0.entries[scripthash] }
     }
 
-    /// What was read at `status`, while it is still the live status.
-    func entry(_ scripthash: String, at status: String?) -> Entry? {
-        state.withLock { state in
-            guard let entry = state.entries[scripthash], entry.status == status else { return nil }
-            return entry
-        }
-    }
-
     /// Keeps `history` as read at `status`, unless the status moved meanwhile.
     func store(history: [ElectrumProvider.HistoryEntry], _ scripthash: String, at status: String?) {
         state.withLock { state in

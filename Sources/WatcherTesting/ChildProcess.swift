@@ -22,8 +22,6 @@ package final class ChildProcess: Sendable {
         case null
         /// A file: read from for standard input, created or truncated for output.
         case file(String)
-        /// Appended to a file (created if missing).
-        case appending(String)
         /// Standard error only: wherever standard output goes.
         case output
         /// This process's own.
@@ -70,8 +68,6 @@ package final class ChildProcess: Sendable {
             case .file(let path):
                 let flags = descriptor == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC
                 posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o644)
-            case .appending(let path):
-                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             case .output:
                 posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
             case .inherited:

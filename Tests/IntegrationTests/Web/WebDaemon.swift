@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import WatcherHTTP
 import WatcherSimnet
 import WatcherTesting
