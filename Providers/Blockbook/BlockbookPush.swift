@@ -29,8 +29,11 @@ public struct BlockbookPush: ChainPushing {
     let logger: Logger
     /// How often the `ping` method is sent.
     var pingInterval: Duration = .seconds(45)
-    /// How often the address set is compared with the subscribed one.
-    var recheckInterval: Duration = .seconds(30)
+    /// How often the address set is compared with the subscribed one (an in-memory comparison; a message goes out
+    /// only when the set changed, so at most one a second, well inside Blockbook's 2,500 per 10 minutes). An
+    /// address a reload adds is followed within a second, not at a 30 s recheck during which it was neither pushed
+    /// nor polled.
+    var recheckInterval: Duration = .seconds(1)
 
     static let blockID = "block"
     static let addressesID = "addresses"

@@ -194,6 +194,11 @@ extension Simnet {
         engine.hub.stats
     }
 
+    /// The addresses the websocket's open connections are subscribed to now.
+    public func websocketSubscribedAddresses() -> Set<String> {
+        engine.hub.subscribedAddresses
+    }
+
     /// Replaces the websocket's limits and lifts any ban.
     public func setWebSocketLimits(_ limits: WebSocketLimits) {
         engine.hub.setLimits(limits)

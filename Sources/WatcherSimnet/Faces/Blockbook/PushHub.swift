@@ -122,6 +122,11 @@ final class PushHub: Sendable {
         }
     }
 
+    /// The addresses some open connection is subscribed to now.
+    var subscribedAddresses: Set<String> {
+        state.withLock { state in state.connections.values.reduce(into: Set<String>()) { $0.formUnion($1.addresses) } }
+    }
+
     /// Counts one client message against the limit; `false` (and a ban) when it is over.
     func count(_ id: UInt64) -> Bool {
         let now = clock.unixSeconds
