@@ -12,7 +12,7 @@ export WATCHER_PYTHON := $(PYTHON)
 ORACLE_VENV ?= $(CURDIR)/.build/oracle-venv
 export WATCHER_ORACLE_PYTHON := $(ORACLE_VENV)/bin/python
 
-.PHONY: run test check deps test-deps oracle-deps build lint format bench bench-oracle fuzz fuzz-ci example-test package package-test
+.PHONY: run test wall-clock-test check deps test-deps oracle-deps build lint format bench bench-oracle fuzz fuzz-ci example-test package package-test
 
 # Every package comes from Debian's apt (no pip: Debian 12's Python refuses it, PEP 668). Each has a cheap test of
 # whether it is there already, and the test decides, not dpkg: a PostgreSQL of another repository, a library built
@@ -89,19 +89,31 @@ run: deps
 	$(SWIFT) build --product watcher
 	.build/debug/watcher demo $(ARGS)
 
-# The suites of the serialized wall-clock phase: they measure on the wall clock (jitter between two rate limiters
-# to the tens of milliseconds; requests per hour against the job plan) and fail when the parallel suites (daemons,
-# PostgreSQL clusters, a browser) take the CPU. `make test` runs them after the rest, one test at a time in a single
-# `swift test --no-parallel` process (one process: 13 invocations each re-planned the build). The
-# agree suites are here too: three providers must each answer within the 1 s rounds before anything is confirmed,
-# and in the parallel phase's start-up burst one such wait took longer than its 90 s deadline on CI (they take
-# 3 to 10 s alone, 35 to 50 s there on this machine with one core kept busy). So are the oracle suites: a real
-# ElectrumX and BDK (Python processes that take a core while they index and sync) for one to two minutes; in the
-# parallel phase they starved other suites' process and port waits past their deadlines (a gate run, 2026-11-29).
-WALL_CLOCK_TESTS := WallClockRateLimitTests JobPlanAccuracyTests BlockScanTests ZMQEngineTests AgreeCostTests ElectrumPushEngineTests ElectrumWatchShapeTests ElectrumBlockCostTests AgreeTests AgreedTipTests AgreeOmissionTests AgreeByProofTests AgreePushTests RequestAgreeTests ElectrumXIndexTests FourViewOracleTests
+# The suites of the wall-clock phase: they measure on the wall clock (jitter between two rate limiters to the tens
+# of milliseconds; requests per hour against the job plan; a block's payments announced before the next block) and
+# fail when the parallel suites (daemons, PostgreSQL clusters, a browser) take the CPU. `make test` runs them after
+# the rest, one test at a time within each group, the three groups side by side: together they use under half a
+# core (73 s of CPU in 185 s), since they mostly wait for a server's next token or the next round
+# (docs/testing.md, "The wall-clock phase").
+# - WALL_CLOCK_RATES: requests against the simnet's own limiter (a server allowing 1 request in 7 s, a 429 and its
+#   Retry-After, a correct limit used to 90%), and requests per hour against the job plan.
+# - WALL_CLOCK_BLOCKS: blocks of 2,500 transactions on the public budget (20 requests a minute), ZMQ and Electrum
+#   push against polling.
+# - WALL_CLOCK_AGREE: the agree suites (three providers must each answer within the 1 s rounds before anything is
+#   confirmed; in the parallel phase's start-up burst one such wait took longer than its 90 s deadline on CI) and
+#   the oracle suites (a real ElectrumX and BDK: Python processes that take a core while they index and sync; in the
+#   parallel phase they starved other suites' process and port waits past their deadlines).
+WALL_CLOCK_RATES := WallClockRateLimitTests JobPlanAccuracyTests
+WALL_CLOCK_BLOCKS := BlockScanTests ZMQEngineTests ElectrumWatchShapeTests ElectrumPushEngineTests ElectrumBlockCostTests
+WALL_CLOCK_AGREE := AgreeCostTests AgreeTests AgreedTipTests AgreeOmissionTests AgreeByProofTests AgreePushTests RequestAgreeTests ElectrumXIndexTests FourViewOracleTests
+WALL_CLOCK_TESTS := $(WALL_CLOCK_RATES) $(WALL_CLOCK_BLOCKS) $(WALL_CLOCK_AGREE)
 empty :=
 space := $(empty) $(empty)
-WALL_CLOCK_REGEX := $(subst $(space),|,$(strip $(WALL_CLOCK_TESTS)))
+regex = $(subst $(space),|,$(strip $(1)))
+WALL_CLOCK_REGEX := $(call regex,$(WALL_CLOCK_TESTS))
+# The test binary `swift test` runs. The two wall-clock processes start it themselves: a second `swift test` would
+# wait for the first one's lock on .build.
+TEST_BINARY := .build/debug/watcherPackageTests.xctest
 
 # Tier 1, while editing (under 3 minutes on a warm build): formatting and banned imports, then the build and every
 # test that needs no PostgreSQL, no browser and no quiet machine. Such suites say so in their name: `Postgres` (the
@@ -121,8 +133,22 @@ test: test-deps oracle-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter WatcherRulesTests
 	$(SWIFT) test --skip-build --skip 'WatcherRulesTests|$(WALL_CLOCK_REGEX)'
-	$(SWIFT) test --skip-build --no-parallel --filter '$(WALL_CLOCK_REGEX)'
+	$(MAKE) wall-clock-test
 	$(MAKE) example-test
+
+# The wall-clock phase: the three groups side by side, each one test at a time (`--no-parallel`), each through the
+# test binary itself (a second `swift test` would wait for the first one's lock on .build), its output kept in a
+# file and printed when all are done. Fails when any group does.
+wall-clock-test:
+	@run() { $(TEST_BINARY) --testing-library swift-testing --no-parallel --filter "$$1" > "$$2" 2>&1; }; \
+	run '$(call regex,$(WALL_CLOCK_RATES))' .build/wall-clock-rates.log & rates=$$!; \
+	run '$(call regex,$(WALL_CLOCK_BLOCKS))' .build/wall-clock-blocks.log & blocks=$$!; \
+	run '$(call regex,$(WALL_CLOCK_AGREE))' .build/wall-clock-agree.log & agree=$$!; \
+	failed=""; \
+	wait $$rates || failed="$$failed rates"; wait $$blocks || failed="$$failed blocks"; \
+	wait $$agree || failed="$$failed agree"; \
+	for group in rates blocks agree; do echo "--- wall clock, $$group:"; cat .build/wall-clock-$$group.log; done; \
+	[ -z "$$failed" ] || { echo "wall-clock groups failed:$$failed"; false; }
 
 # The adapter package of examples/esplora-adapter (docs/writing-a-provider.md), a package of its own that depends
 # on this checkout by path. It shares this package's scratch path, so it reuses every module already built here
