@@ -434,7 +434,8 @@ let package = Package(
             "WatcherStatusTests",
             [
                 "WatcherJSON",
-                "WatcherCore", "WatcherObservability", "WatcherStatus", "WatcherStorage", "WatcherTestSupport",
+                "WatcherConfiguration", "WatcherCore", "WatcherObservability", "WatcherStatus", "WatcherStorage",
+                "WatcherTestSupport",
                 "WatcherTesting", .asyncHTTPClient, .logging, .nioCore, .nioHTTP1, .prometheus, .serviceLifecycle,
             ]
         ),

@@ -20,6 +20,27 @@ public enum WalletViews {
         public var issued: [IssuedAddress]
         /// The chain tip, for confirmations.
         public var tipHeight: Int?
+
+        /// Used addresses (with a transaction) whose balance no provider has given yet: a scanned wallet learns a
+        /// paid address from the block and reads its balance afterwards (the balance fill). While any is unread,
+        /// the wallet's balances are not known.
+        public var unreadAddresses: Int {
+            addresses.count { !$0.txs.isEmpty && $0.summary?.balanceSat == nil }
+        }
+
+        /// The confirmed and unconfirmed balances; `nil` while they are not known (before the first round, or
+        /// while a used address is unread), never the sum of the known ones.
+        public var balances: (confirmed: Int64, unconfirmed: Int64)? {
+            guard let state, unreadAddresses == 0 else { return nil }
+            return (state.balanceSat, state.unconfirmedSat)
+        }
+
+        /// What a balance that is not known says instead: "pending", with the unread addresses when there are.
+        public var pendingText: String {
+            let unread = unreadAddresses
+            guard state != nil, unread > 0 else { return "pending" }
+            return "pending (\(unread) used address\(unread == 1 ? "" : "es") not read yet)"
+        }
     }
 
     /// Every configured wallet of `watches` with what `store` knows (nothing when `store` is `nil`).
@@ -80,10 +101,12 @@ public enum WalletViews {
             .init("label", .optional(wallet.watch.label)),
             .init("chain", .string(wallet.watch.chain)),
         ]
-        members += money("balance", wallet.state?.balanceSat)
-        members += money("unconfirmed", wallet.state?.unconfirmedSat)
-        members.append(.init("fiat", wallet.state.map { AccountJSON.fiatValues($0.balanceSat, prices) } ?? .object([])))
+        let balances = wallet.balances
+        members += money("balance", balances?.confirmed)
+        members += money("unconfirmed", balances?.unconfirmed)
+        members.append(.init("fiat", balances.map { AccountJSON.fiatValues($0.confirmed, prices) } ?? .object([])))
         members.append(.init("usedAddresses", .integer(wallet.addresses.count)))
+        members.append(.init("unreadAddresses", .integer(wallet.unreadAddresses)))
         members.append(.init("receive", window(wallet.state?.receive)))
         members.append(
             .init("change", wallet.watch.wallet?.change == nil ? .null : window(wallet.state?.change))

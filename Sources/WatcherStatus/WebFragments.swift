@@ -163,11 +163,12 @@ enum WebFragments {
         let rows = wallets.map { wallet in
             let id = escape(wallet.watch.id)
             let state = wallet.state
+            let balances = wallet.balances
             return #"<tr class="wallet-row" tabindex="0" data-wallet="\#(id)"><td>\#(id)</td>"#
                 + "<td>\(escape(wallet.watch.label ?? ""))</td>"
-                + (state.map { #"<td class="balance">\#(Satoshi.btc($0.balanceSat))</td>"# }
-                    ?? #"<td class="balance" data-pending="1">pending</td>"#)
-                + #"<td class="balance">\#(state.map { Satoshi.btc($0.unconfirmedSat) } ?? "-")</td>"#
+                + (balances.map { #"<td class="balance">\#(Satoshi.btc($0.confirmed))</td>"# }
+                    ?? #"<td class="balance" data-pending="1">\#(escape(wallet.pendingText))</td>"#)
+                + #"<td class="balance">\#(balances.map { Satoshi.btc($0.unconfirmed) } ?? "-")</td>"#
                 + "<td>\(wallet.addresses.count)</td>"
                 + "<td>\(escape(state?.receive.progress ?? "not scanned yet"))</td></tr>"
         }
@@ -193,8 +194,8 @@ enum WebFragments {
             ("wallet-label", "Label", escape(wallet.watch.label ?? "-")),
             ("wallet-descriptor", "Descriptor", #"<code>\#(escape(wallet.watch.wallet?.description ?? ""))</code>"#),
             ("wallet-gap", "Gap", "\(wallet.watch.gap)"),
-            ("wallet-balance", "Balance", btc(wallet.state?.balanceSat)),
-            ("wallet-unconfirmed", "Unconfirmed", btc(wallet.state?.unconfirmedSat)),
+            ("wallet-balance", "Balance", wallet.balances.map { btc($0.confirmed) } ?? escape(wallet.pendingText)),
+            ("wallet-unconfirmed", "Unconfirmed", wallet.balances.map { btc($0.unconfirmed) } ?? "pending"),
             ("wallet-receive", "Receive", window(wallet.state?.receive)),
         ]
         if wallet.watch.wallet?.change != nil {

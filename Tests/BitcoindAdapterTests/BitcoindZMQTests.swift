@@ -127,7 +127,11 @@ import WatcherZMQ
         // A node restart: a new publisher on the same port, its counters from 0. Only mempool messages are sent, so
         // the one wake comes from the broken counter.
         publisher.close()
-        publisher = try ZMQPublisher(bind: endpoint)
+        // ZMQ closes the old listener on its I/O thread a moment later, and in the parallel suite another socket
+        // may hold the port a moment longer (a gate run failed so, EADDRINUSE): bind again until it is free.
+        publisher = try await eventuallyValue(timeout: .seconds(30), "the publisher's port free again") {
+            try? ZMQPublisher(bind: endpoint)
+        }
         // Its counter starts far from the old one: what the subscriber drops while its subscription travels to the
         // new socket must not bring the first counter it sees to exactly the old one's next (the only restart the
         // counter cannot show; a block message wakes regardless).

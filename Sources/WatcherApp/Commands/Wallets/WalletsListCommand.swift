@@ -35,11 +35,12 @@ struct WalletsListCommand: AsyncParsableCommand {
         var rows = [["WALLET", "LABEL", "BALANCE (BTC)", "UNCONFIRMED (BTC)", "RECEIVE", "CHANGE"]]
         for wallet in wallets {
             let state = wallet.state
+            let balances = wallet.balances
             rows.append([
                 wallet.watch.id,
                 wallet.watch.label ?? "",
-                state.map { Satoshi.btc($0.balanceSat) } ?? "pending",
-                state.map { Satoshi.btc($0.unconfirmedSat) } ?? "pending",
+                balances.map { Satoshi.btc($0.confirmed) } ?? wallet.pendingText,
+                balances.map { Satoshi.btc($0.unconfirmed) } ?? "pending",
                 state?.receive.progress ?? "not scanned yet",
                 wallet.watch.wallet?.change == nil ? "-" : state?.change.progress ?? "not scanned yet",
             ])

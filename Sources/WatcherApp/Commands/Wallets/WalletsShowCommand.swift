@@ -30,14 +30,14 @@ struct WalletsShowCommand: AsyncParsableCommand {
             Output.out(detail.serialized(pretty: true))
             return
         }
-        func btc(_ sats: Int64?) -> String { sats.map { "\(Satoshi.btc($0)) BTC" } ?? "pending" }
+        func btc(_ sats: Int64?) -> String { sats.map { "\(Satoshi.btc($0)) BTC" } ?? wallet.pendingText }
         var rows = [
             ["wallet", wallet.watch.id],
             ["label", wallet.watch.label ?? "-"],
             ["descriptor", wallet.watch.wallet?.description ?? ""],
             ["gap", "\(wallet.watch.gap)"],
-            ["balance", btc(wallet.state?.balanceSat)],
-            ["unconfirmed", btc(wallet.state?.unconfirmedSat)],
+            ["balance", btc(wallet.balances?.confirmed)],
+            ["unconfirmed", btc(wallet.balances?.unconfirmed)],
         ]
         for branch in WalletBranch.allCases where branch == .receive || wallet.watch.wallet?.change != nil {
             let window = wallet.state?[branch]
