@@ -111,8 +111,8 @@ empty :=
 space := $(empty) $(empty)
 regex = $(subst $(space),|,$(strip $(1)))
 WALL_CLOCK_REGEX := $(call regex,$(WALL_CLOCK_TESTS))
-# The test binary `swift test` runs. The two wall-clock processes start it themselves: a second `swift test` would
-# wait for the first one's lock on .build.
+# The test binary `swift test` runs. The three wall-clock processes start it themselves: a second `swift test`
+# would wait for the first one's lock on .build.
 TEST_BINARY := .build/debug/watcherPackageTests.xctest
 
 # Tier 1, while editing (under 3 minutes on a warm build): formatting and banned imports, then the build and every
