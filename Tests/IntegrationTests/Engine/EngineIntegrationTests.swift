@@ -13,7 +13,9 @@ import WatcherTesting
 
 @testable import WatcherApp
 
-/// The engine as `watcher run` wires it (real adapters, scheduler, LMDB store) against the simnet.
+/// The engine as `watcher run` wires it (real adapters, scheduler, LMDB store) against the simnet. A wall-clock suite
+/// (Makefile `WALL_CLOCK_AGREE`): slow answers are told from normal ones by a 1 s request timeout, which ordinary
+/// answers exceed when the parallel suites take the CPU.
 @Suite(.serialized)
 struct EngineIntegrationTests {
 
