@@ -76,9 +76,11 @@ extension Engine {
                 driver.priority = .backfill
                 driver.scope = .unknownBalances
             }
+            let pushed = strategy == .poll ? pushedRounds(chain) : nil
+            // No block starts the next round of a scanned watch's fill or of rounds the push starts.
+            driver.rereadsDropped = driver.scope == .unknownBalances || pushed != nil
             let configured = driver
             guard driver.reads.verifies, driver.scope == .all else {
-                let pushed = strategy == .poll ? pushedRounds(chain) : nil
                 return {
                     if try pushed?.leftToPush() == true { return }
                     try await configured.poll(try book().watch(watch))

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import WatcherCore
 import WatcherRules
 import WatcherScheduler
@@ -15,6 +16,9 @@ struct AddressDriver: Sendable {
     var priority: RequestPriority = .refresh
     /// Which addresses of a book a round reads.
     var scope = Scope.all
+    /// Whether a reading a new block dropped is read again in the same round: where no block starts the next round
+    /// (the balance fill of a scanned watch, rounds the push starts). A polled watch's next round comes with the block.
+    var rereadsDropped = false
 
     /// Which addresses of a book a round reads.
     enum Scope: Sendable {
@@ -61,14 +65,27 @@ struct AddressDriver: Sendable {
         let entries = book.entries
         let start = round
         try await Self.forEach(work, width: width) { chunk in
-            let tipBefore = try context.store.read { try $0.tip(chain: chain)?.hash }
-            let summaries = try await fetchSummaries(chunk)
-            for address in chunk {
-                guard let entry = entries[address], let summary = summaries[address] else { continue }
-                try await reconcile(entry, summary, round: start, tipBefore: tipBefore)
+            // An address whose reading a block dropped is read again at once (up to a few times while blocks keep
+            // coming): a watch whose rounds the push starts, or a slow `every`, would otherwise wait that long.
+            var pending = chunk
+            for _ in 0..<(rereadsDropped ? Self.readsPerRound : 1) where !pending.isEmpty {
+                let tipBefore = try context.store.read { try $0.tip(chain: chain)?.hash }
+                let summaries = try await fetchSummaries(pending)
+                var dropped: [String] = []
+                for address in pending {
+                    guard let entry = entries[address], let summary = summaries[address] else { continue }
+                    let committed = try await reconcile(entry, summary, round: start, tipBefore: tipBefore)
+                    if !committed {
+                        dropped.append(address)
+                    }
+                }
+                pending = dropped
             }
         }
     }
+
+    /// How many times a round reads an address whose reading blocks keep dropping; after that, the next round.
+    static let readsPerRound = 3
 
     /// What a round reads once: the tip it starts from and the chain's block hashes.
     struct Round: Sendable {
@@ -133,14 +150,15 @@ struct AddressDriver: Sendable {
     /// Reads what the summary calls for, then commits the reducer's answer.
     /// - Parameter tipBefore: the stored tip's hash before `summary` was asked. When a block was committed since
     ///   (and possibly scanned into this address's state), the summary may predate it: the observation is
-    ///   dropped rather than allowed to overwrite newer state, and the next round (started by that block) redoes
-    ///   it.
+    ///   dropped rather than allowed to overwrite newer state, and read again (``poll(_:)``).
+    /// - Returns: `false` when the observation was dropped so.
+    @discardableResult
     func reconcile(
         _ entry: AddressBook.Entry,
         _ summary: AddressSummary,
         round: Round,
         tipBefore: String?
-    ) async throws {
+    ) async throws -> Bool {
         let chain = self.chain
         let (stored, storedTip, hashes) = try context.store.read { txn in
             let tip = try txn.tip(chain: chain)?.height
@@ -215,12 +233,14 @@ struct AddressDriver: Sendable {
         )
         let logger = context.logger
         let checked = trust
+        let committed = Mutex(true)
         try await context.commit { txn in
             guard try txn.tip(chain: chain)?.hash == tipBefore else {
                 logger.debug(
-                    "address observation dropped: a block arrived meanwhile",
+                    "address observation dropped: a block arrived meanwhile; reading it again",
                     metadata: ["address": "\(entry.address)"]
                 )
+                committed.withLock { $0 = false }
                 return []
             }
             let state =
@@ -238,6 +258,7 @@ struct AddressDriver: Sendable {
             try txn.putAddressState(next)
             return events
         }
+        return committed.withLock { $0 }
     }
 
     /// The history newest first, widened while an answer fills the limit (it may have been cut short).

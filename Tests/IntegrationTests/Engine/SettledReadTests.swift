@@ -65,6 +65,36 @@ import WatcherTesting
         }
     }
 
+    /// A block stored while a round reads an address drops that reading (the summary may predate the block), and
+    /// the round reads the address again at once. It was left to the next round, which a new block starts only for a
+    /// polled watch: the balance fill of a scanned watch (here, hourly), or a watch whose rounds the push starts
+    /// (only when a status changes), had no baseline for that address until its next round (a gate run:
+    /// `ElectrumBlockCostTests` waited 120 s for one). Here the first summary's answer is held until the tip job
+    /// has stored a block mined meanwhile.
+    @Test func anAddressReadWhileABlockIsStoredIsReadAgainInTheSameRound() async throws {
+        let watches = """
+            {"id": "chain", "type": "blocks", "providers": ["bb"], "every": "1s"},
+            {"id": "a", "type": "address", "providers": ["bb"], "every": "1h", "strategy": "scan",
+             "addresses": ["\(Self.address)"]}
+            """
+        let opened = Mutex<Store?>(nil)
+        let arm: @Sendable (Simnet, Proxy) -> Void = { simnet, proxy in
+            proxy.afterNext(Self.address, details: "tokens") {
+                let mined = try await simnet.mine()
+                try await eventually("the block stored while the summary is held") {
+                    try opened.withLock { $0 }?.read { try $0.tip(chain: "btc") }?.hash == mined[0].hash
+                }
+            }
+        }
+        try await Self.proxied(watches: watches, arm: arm) { simnet, proxy, store in
+            opened.withLock { $0 = store }
+            try await eventually(timeout: .seconds(30), "the address's baseline, read again after the block") {
+                try store.read { try $0.addressState(chain: "btc", address: Self.address)?.summary != nil }
+            }
+            #expect(proxy.fired)
+        }
+    }
+
     /// BIP84's account (Tests/WatcherAppTests/Fixtures/bip84_vectors.json), gap 3: receive 0 and change 0.
     static let descriptor =
         "wpkh([73c5da0a/84h/0h/0h]xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V/<0;1>/*)#qf45pmyh"
@@ -119,10 +149,12 @@ import WatcherTesting
     static func proxied(
         watches: String,
         concurrency: Int? = nil,
+        arm: @Sendable (Simnet, Proxy) -> Void = { _, _ in },
         _ body: @escaping @Sendable (Simnet, Proxy, Store) async throws -> Void
     ) async throws {
         try await Harness.withData(EngineHarness.quiet) { simnet, client, data in
             let proxy = Proxy(simnet: simnet, client: client)
+            arm(simnet, proxy)
             try await LoopbackServer.with(proxy) { port in
                 let width = concurrency.map { #", "concurrency": \#($0)"# } ?? ""
                 let json = """
