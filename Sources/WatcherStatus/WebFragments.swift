@@ -189,13 +189,14 @@ enum WebFragments {
 
     static func wallet(_ wallet: WalletViews.Wallet) -> String {
         let id = escape(wallet.watch.id)
+        let balances = wallet.balances
         var rows = [
             ("wallet-id", "Wallet", id),
             ("wallet-label", "Label", escape(wallet.watch.label ?? "-")),
             ("wallet-descriptor", "Descriptor", #"<code>\#(escape(wallet.watch.wallet?.description ?? ""))</code>"#),
             ("wallet-gap", "Gap", "\(wallet.watch.gap)"),
-            ("wallet-balance", "Balance", wallet.balances.map { btc($0.confirmed) } ?? escape(wallet.pendingText)),
-            ("wallet-unconfirmed", "Unconfirmed", wallet.balances.map { btc($0.unconfirmed) } ?? "pending"),
+            ("wallet-balance", "Balance", balances.map { btc($0.confirmed) } ?? escape(wallet.pendingText)),
+            ("wallet-unconfirmed", "Unconfirmed", balances.map { btc($0.unconfirmed) } ?? "pending"),
             ("wallet-receive", "Receive", window(wallet.state?.receive)),
         ]
         if wallet.watch.wallet?.change != nil {

@@ -65,8 +65,8 @@ struct AddressDriver: Sendable {
         let entries = book.entries
         let start = round
         try await Self.forEach(work, width: width) { chunk in
-            // An address whose reading a block dropped is read again at once (up to a few times while blocks keep
-            // coming): a watch whose rounds the push starts, or a slow `every`, would otherwise wait that long.
+            // Where no block starts the next round (`rereadsDropped`), an address whose reading a block dropped is
+            // read again at once, up to a few times while blocks keep coming.
             var pending = chunk
             for _ in 0..<(rereadsDropped ? Self.readsPerRound : 1) where !pending.isEmpty {
                 let tipBefore = try context.store.read { try $0.tip(chain: chain)?.hash }
@@ -74,9 +74,9 @@ struct AddressDriver: Sendable {
                 var dropped: [String] = []
                 for address in pending {
                     guard let entry = entries[address], let summary = summaries[address] else { continue }
-                    let committed = try await reconcile(entry, summary, round: start, tipBefore: tipBefore)
-                    if !committed {
+                    guard try await reconcile(entry, summary, round: start, tipBefore: tipBefore) else {
                         dropped.append(address)
+                        continue
                     }
                 }
                 pending = dropped
@@ -150,7 +150,8 @@ struct AddressDriver: Sendable {
     /// Reads what the summary calls for, then commits the reducer's answer.
     /// - Parameter tipBefore: the stored tip's hash before `summary` was asked. When a block was committed since
     ///   (and possibly scanned into this address's state), the summary may predate it: the observation is
-    ///   dropped rather than allowed to overwrite newer state, and read again (``poll(_:)``).
+    ///   dropped rather than allowed to overwrite newer state: read again in this round where `rereadsDropped`,
+    ///   else by the next round, which that block starts.
     /// - Returns: `false` when the observation was dropped so.
     @discardableResult
     func reconcile(
@@ -237,7 +238,7 @@ struct AddressDriver: Sendable {
         try await context.commit { txn in
             guard try txn.tip(chain: chain)?.hash == tipBefore else {
                 logger.debug(
-                    "address observation dropped: a block arrived meanwhile; reading it again",
+                    "address observation dropped: a block arrived meanwhile",
                     metadata: ["address": "\(entry.address)"]
                 )
                 committed.withLock { $0 = false }

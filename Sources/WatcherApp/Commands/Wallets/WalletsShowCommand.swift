@@ -30,14 +30,15 @@ struct WalletsShowCommand: AsyncParsableCommand {
             Output.out(detail.serialized(pretty: true))
             return
         }
-        func btc(_ sats: Int64?) -> String { sats.map { "\(Satoshi.btc($0)) BTC" } ?? wallet.pendingText }
+        let (balances, pending) = (wallet.balances, wallet.pendingText)
+        func btc(_ sats: Int64?) -> String { sats.map { "\(Satoshi.btc($0)) BTC" } ?? pending }
         var rows = [
             ["wallet", wallet.watch.id],
             ["label", wallet.watch.label ?? "-"],
             ["descriptor", wallet.watch.wallet?.description ?? ""],
             ["gap", "\(wallet.watch.gap)"],
-            ["balance", btc(wallet.balances?.confirmed)],
-            ["unconfirmed", btc(wallet.balances?.unconfirmed)],
+            ["balance", btc(balances?.confirmed)],
+            ["unconfirmed", btc(balances?.unconfirmed)],
         ]
         for branch in WalletBranch.allCases where branch == .receive || wallet.watch.wallet?.change != nil {
             let window = wallet.state?[branch]
