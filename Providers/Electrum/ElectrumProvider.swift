@@ -9,7 +9,7 @@ import WatcherJSON
 public struct ElectrumProvider: ChainProvider {
     public let id: String
     public var capabilities: ChainCapabilities {
-        [.status, .tip, .block, .address, .addressTransactions, .transaction]
+        [.status, .tip, .block, .headerBatch, .address, .addressTransactions, .transaction]
     }
     let link: ElectrumLink
     let cache = ElectrumCache()
@@ -103,16 +103,7 @@ public struct ElectrumProvider: ChainProvider {
         if case .hash(let hash) = id, parsed.hash != hash {
             throw ProviderError.notFound(provider: self.id, what: "block \(hash) (no longer on the server's chain)")
         }
-        return BlockHeader(
-            hash: parsed.hash,
-            height: height,
-            time: Date(timeIntervalSince1970: TimeInterval(parsed.header.time)),
-            merkleRoot: parsed.header.merkleRoot.displayHex,
-            nonce: parsed.header.nonce,
-            // An Electrum server serves the 80-byte header only: the count is not known.
-            txCount: nil,
-            previousHash: parsed.header.previousBlockHash.displayHex
-        )
+        return blockHeader(parsed)
     }
 
     /// `get_balance` and `get_history`, each read once per status of the push connection's live subscription, and

@@ -72,14 +72,21 @@ package struct EngineContext: Sendable {
         return provider
     }
 
-    /// Runs a chain request through the scheduler, failing over along `providerIDs`.
+    /// Runs a chain request through the scheduler, failing over along `providerIDs`; `cost` is the HTTP requests the
+    /// operation makes, so the rate limiter counts them all.
     func ask<T: Sendable>(
         _ providerIDs: [String],
         _ priority: RequestPriority,
+        cost: Int = 1,
         _ operation: @escaping @Sendable (any ChainProvider) async throws -> T
     ) async throws -> T {
         let providers = chainProviders
-        return try await scheduler.perform(on: providerIDs, priority: priority, budget: requestBudget) { id in
+        return try await scheduler.perform(
+            on: providerIDs,
+            priority: priority,
+            budget: requestBudget,
+            cost: { _ in cost }
+        ) { id in
             guard let provider = providers[id] else {
                 throw ProviderError.unsupported(provider: id, operation: "chain data")
             }

@@ -68,6 +68,7 @@ struct ChainAgreement: Sendable {
             ),
             (.transaction, "transaction", { _ = try await provider.transaction(txid) }),
             (.utxoScan, "unspentBalances", { _ = try await provider.unspentBalances([address]) }),
+            (.headerBatch, "headers", { _ = try await provider.headers(from: tip.height - 1, count: 2) }),
         ]
         for (capability, name, call) in all where !has.contains(capability) {
             await ProviderOperation(name, run: call).expectFailure(
@@ -98,6 +99,20 @@ struct ChainAgreement: Sendable {
             await missing.expectFailure(provider: provider.id, "notFound", sourceLocation: sourceLocation) {
                 if case .notFound = $0 { true } else { false }
             }
+        }
+        if has.contains(.headerBatch) {
+            let from = truth.tip.height - 4
+            let headers = try await provider.headers(from: from, count: 10)
+            check(
+                headers.map(\.height) == Array(from...truth.tip.height),
+                "headers(from: tip - 4, count: 10): heights \(headers.map(\.height)), expected \(from)...\(truth.tip.height)"
+            )
+            for header in headers {
+                guard let expected = truth.header(height: header.height) else { continue }
+                expectHeader(header, expected, "headers() at \(header.height)")
+            }
+            let past = try await provider.headers(from: truth.tip.height + 1, count: 5)
+            check(past.isEmpty, "headers(from: tip + 1): none past the tip, got \(past.map(\.height))")
         }
         if has.contains(.blockTransactions), let block = truth.chain.block(height: truth.tip.height - 1) {
             let page = try await provider.blockTransactions(.height(block.height), page: 1)

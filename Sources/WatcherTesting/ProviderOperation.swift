@@ -31,6 +31,13 @@ public struct ProviderOperation: Sendable {
         if capabilities.contains(.block) {
             operations.append(.init("block(\(height))") { _ = try await provider.block(.height(height)) })
         }
+        if capabilities.contains(.headerBatch) {
+            operations.append(
+                .init("headers(from: \(height - 2), count: 3)") {
+                    _ = try await provider.headers(from: height - 2, count: 3)
+                }
+            )
+        }
         if capabilities.contains(.blockTransactions) {
             operations.append(
                 .init("blockTransactions(\(height), page: 1)") {

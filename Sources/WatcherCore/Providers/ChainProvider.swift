@@ -33,13 +33,17 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// The confirmed balances of many addresses read from the UTXO set at the tip (a node's `scantxoutset`): the
     /// starting balances of scanned watches on a provider without an address index.
     public static let utxoScan = ChainCapabilities(rawValue: 1 << 12)
+    /// Many consecutive headers in one or two requests (``ChainProvider/headers(from:count:)``: Bitcoin Core's REST
+    /// `headers` or a JSON-RPC batch, Electrum's `blockchain.block.headers`), so the recent blocks a fresh data
+    /// directory shows cost a request or two instead of one a block.
+    public static let headerBatch = ChainCapabilities(rawValue: 1 << 13)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
         ("tip", .tip), ("block", .block), ("blockTransactions", .blockTransactions), ("address", .address),
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
         ("status", .status), ("walletSummary", .walletSummary), ("mempool", .mempool),
-        ("spenders", .spenders), ("utxoScan", .utxoScan),
+        ("spenders", .spenders), ("utxoScan", .utxoScan), ("headerBatch", .headerBatch),
     ]
 
     /// The capability names this set holds.
@@ -75,6 +79,12 @@ public protocol ChainProvider: Sendable {
     func tip() async throws -> BlockRef
     /// One block header.
     func block(_ id: BlockID) async throws -> BlockHeader
+    /// The headers of up to `count` consecutive blocks of the provider's main chain from `height` upward, lowest
+    /// first; heights past its tip are left out (``ChainCapabilities/headerBatch``; default: unsupported).
+    func headers(from height: Int, count: Int) async throws -> [BlockHeader]
+    /// HTTP requests one ``headers(from:count:)`` call makes at most, so the rate limiter counts them all (1 unless
+    /// the adapter says).
+    var requestsPerHeaders: Int { get }
     /// One page (1-based) of a block's transactions.
     func blockTransactions(_ id: BlockID, page: Int) async throws -> BlockTxPage
     /// One address's summary.
@@ -126,6 +136,12 @@ extension ChainProvider {
     public func blockTransactions(_ id: BlockID, page: Int) async throws -> BlockTxPage {
         throw ProviderError.unsupported(provider: self.id, operation: "blockTransactions")
     }
+
+    public func headers(from height: Int, count: Int) async throws -> [BlockHeader] {
+        throw ProviderError.unsupported(provider: id, operation: "headers")
+    }
+
+    public var requestsPerHeaders: Int { 1 }
 
     public func address(_ address: String) async throws -> AddressSummary {
         throw ProviderError.unsupported(provider: id, operation: "address")
