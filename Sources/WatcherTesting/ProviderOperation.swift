@@ -33,8 +33,8 @@ public struct ProviderOperation: Sendable {
         }
         if capabilities.contains(.headerBatch) {
             operations.append(
-                .init("headers(from: \(height - 2), count: 3)") {
-                    _ = try await provider.headers(from: height - 2, count: 3)
+                .init("headers(from: \(height), count: 2)") {
+                    _ = try await provider.headers(from: height, count: 2)
                 }
             )
         }
