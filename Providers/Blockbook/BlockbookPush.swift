@@ -179,13 +179,16 @@ public struct BlockbookPush: ChainPushing {
         case addressesID:
             guard let address = data["address"]?.stringValue, let tx = data["tx"], let txid = tx["txid"]?.stringValue
             else { return nil }
-            let decoded = try? BlockbookDecoder(provider: "blockbook-websocket")
-                .transaction(ProviderHTTP.JSONNode(tx, path: "data.tx", provider: "blockbook-websocket"))
+            let decoder = BlockbookDecoder(provider: "blockbook-websocket")
+            let node = ProviderHTTP.JSONNode(tx, path: "data.tx", provider: "blockbook-websocket")
+            let decoded = try? decoder.transaction(node)
             return .addressTx(
                 address: address,
                 txid: txid,
                 deltaSat: decoded?.delta(for: address),
-                confirmed: decoded?.blockHeight != nil
+                confirmed: decoded?.blockHeight != nil,
+                // The push carries the whole transaction, as `/api/v2/tx` gives it: the same facts as a poll.
+                facts: decoded == nil ? nil : try? decoder.facts(of: node)
             )
         default:
             return nil

@@ -5,8 +5,9 @@ public enum PushEvent: Sendable, Equatable {
     /// A block was connected to the provider's chain.
     case newBlock(height: Int, hash: String)
     /// A transaction touching a subscribed address entered the mempool, with its net effect on the address when
-    /// the push carried the whole transaction (`nil`: ask the provider).
-    case addressTx(address: String, txid: String, deltaSat: Int64?, confirmed: Bool)
+    /// the push carried the whole transaction (`nil`: ask the provider), and then its zero-conf facts (fee, vsize,
+    /// sequences, the outputs it spends) as far as the push told them.
+    case addressTx(address: String, txid: String, deltaSat: Int64?, confirmed: Bool, facts: TxFacts? = nil)
     /// A transaction entered the provider's mempool (`txid`), or the push may have missed some (`nil`: after a
     /// connect or a gap): the mempool job reads that transaction at once, or the whole mempool.
     case mempool(txid: String?)

@@ -165,18 +165,20 @@ struct PushDriver: Sendable {
         return result
     }
 
-    /// Applies each pushed transaction: straight from the push when it carried the transaction (no request),
+    /// Applies each pushed transaction: straight from the push when it carried the transaction (no request but a
+    /// lookup of each input's parent the address does not hold, for ``TxFacts/unconfirmedInputs``),
     /// otherwise by checking the address through the providers at the tip's priority. A wallet's address is found
     /// through the script index; its confirmed transactions come with the wallet's scan or poll.
     private func checkAddresses(_ events: AsyncStream<PushEvent>) async {
         var driver = AddressDriver(chain: chain, providers: [provider], context: context)
         driver.priority = .tip
         for await event in events {
-            guard case .addressTx(let address, let txid, let delta, let confirmed) = event else { continue }
+            guard case .addressTx(let address, let txid, let delta, let confirmed, let facts) = event else { continue }
             if let ref = try? walletRef(address) {
                 guard let delta, !confirmed else { continue }
                 do {
-                    try await applyWallet(ref, address: address, txid: txid, deltaSat: delta)
+                    let facts = await withUnconfirmedInputs(facts, address: address)
+                    try await applyWallet(ref, address: address, txid: txid, deltaSat: delta, facts: facts)
                 } catch {
                     context.logger.debug(
                         "pushed wallet transaction not applied",
@@ -188,7 +190,8 @@ struct PushDriver: Sendable {
             guard let entry = try? book().entries[address] else { continue }
             do {
                 if let delta, !confirmed {
-                    try await apply(entry, txid: txid, deltaSat: delta)
+                    let facts = await withUnconfirmedInputs(facts, address: address)
+                    try await apply(entry, txid: txid, deltaSat: delta, facts: facts)
                 } else {
                     try await poll(reader(for: entry, base: driver), entry)
                 }
@@ -223,7 +226,7 @@ struct PushDriver: Sendable {
         }
     }
 
-    private func apply(_ entry: AddressBook.Entry, txid: String, deltaSat: Int64) async throws {
+    private func apply(_ entry: AddressBook.Entry, txid: String, deltaSat: Int64, facts: TxFacts?) async throws {
         let chain = self.chain
         let now = context.events.now()
         try await context.commit { txn in
@@ -232,7 +235,13 @@ struct PushDriver: Sendable {
                 ?? AddressState(chain: chain, address: entry.address)
             var reducerContext = AddressReducer.Context(chain: chain, entry: entry, blockHashes: [:], now: now)
             reducerContext.prices = try txn.prices()
-            let (next, events) = AddressReducer.pushed(state, txid: txid, deltaSat: deltaSat, context: reducerContext)
+            let (next, events) = AddressReducer.pushed(
+                state,
+                txid: txid,
+                deltaSat: deltaSat,
+                facts: facts,
+                context: reducerContext
+            )
             if next != state { try txn.putAddressState(next) }
             return events
         }
@@ -249,7 +258,13 @@ struct PushDriver: Sendable {
     }
 
     /// A pushed mempool transaction of a wallet's address, with the wallet's balance, in one commit.
-    private func applyWallet(_ ref: WalletAddressRef, address: String, txid: String, deltaSat: Int64) async throws {
+    private func applyWallet(
+        _ ref: WalletAddressRef,
+        address: String,
+        txid: String,
+        deltaSat: Int64,
+        facts: TxFacts?
+    ) async throws {
         guard wallets.wallets[ref.wallet] != nil else { return }
         let chain = self.chain
         let book = self.wallets
@@ -260,7 +275,13 @@ struct PushDriver: Sendable {
             guard let (state, entry) = try commit.address(address, ref: ref, stored: stored), let ref = state.wallet
             else { return [] }
             let reducerContext = AddressReducer.Context(chain: chain, entry: entry, prices: commit.prices, now: now)
-            let (next, events) = AddressReducer.pushed(state, txid: txid, deltaSat: deltaSat, context: reducerContext)
+            let (next, events) = AddressReducer.pushed(
+                state,
+                txid: txid,
+                deltaSat: deltaSat,
+                facts: facts,
+                context: reducerContext
+            )
             if next != stored { try txn.putAddressState(next) }
             try commit.record(ref, before: stored, after: next, events: events)
             return events + (try commit.finish())

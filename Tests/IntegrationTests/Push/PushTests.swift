@@ -18,6 +18,14 @@ struct PushTests {
         let events = Mutex<[PushEvent]>([])
         func append(_ event: PushEvent) { events.withLock { $0.append(event) } }
         var all: [PushEvent] { events.withLock { $0 } }
+
+        /// Every event with the facts of pushed transactions left out, to compare with events written by hand.
+        var plain: [PushEvent] {
+            all.map { event in
+                guard case .addressTx(let address, let txid, let delta, let confirmed, _) = event else { return event }
+                return .addressTx(address: address, txid: txid, deltaSat: delta, confirmed: confirmed)
+            }
+        }
     }
 
     static var quiet: Logger {
@@ -65,8 +73,19 @@ struct PushTests {
             defer { task.cancel() }
             let txid = try await simnet.pay(to: followed[1], amountSat: 12_345)
             try await eventually("the payment") {
-                received.all.contains(.addressTx(address: followed[1], txid: txid, deltaSat: 12_345, confirmed: false))
+                received.plain.contains(
+                    .addressTx(address: followed[1], txid: txid, deltaSat: 12_345, confirmed: false)
+                )
             }
+            // The push carries the whole transaction: its zero-conf facts come with it, as from `/api/v2/tx`.
+            let facts = received.all.compactMap { event -> TxFacts? in
+                guard case .addressTx(_, txid, _, _, let facts) = event else { return nil }
+                return facts
+            }.first
+            let truth = try #require(await simnet.chain().transaction(txid))
+            #expect(facts?.feeSat == truth.fee)
+            #expect(facts?.sequences == truth.inputs.map(\.sequence))
+            #expect(facts?.outpoints?.map(\.txid) == truth.inputs.map(\.prevout.txid))
             let mined = try await simnet.mine(count: 1)
             try await eventually("the block") {
                 received.all.contains(.newBlock(height: mined[0].height, hash: mined[0].hash))
@@ -118,10 +137,10 @@ struct PushTests {
             let beyond = try await simnet.pay(to: many[1_000], amountSat: 2_000)
             let within = try await simnet.pay(to: many[999], amountSat: 1_000)
             try await eventually("the payment to the 1,000th address") {
-                received.all.contains(.addressTx(address: many[999], txid: within, deltaSat: 1_000, confirmed: false))
+                received.plain.contains(.addressTx(address: many[999], txid: within, deltaSat: 1_000, confirmed: false))
             }
             // Pushed in order on one connection: had the 1,001st been subscribed, it would have come first.
-            #expect(!received.all.contains { if case .addressTx(_, beyond, _, _) = $0 { true } else { false } })
+            #expect(!received.all.contains { if case .addressTx(_, beyond, _, _, _) = $0 { true } else { false } })
             #expect(simnet.websocketStats().open == 1)
         }
     }
@@ -140,7 +159,7 @@ struct PushTests {
             }
             try await eventually("a payment to each slice") {
                 paid.allSatisfy { payment in
-                    received.all.contains(
+                    received.plain.contains(
                         .addressTx(address: payment.address, txid: payment.txid, deltaSat: 3_000, confirmed: false)
                     )
                 }
@@ -156,7 +175,7 @@ struct PushTests {
                 later.append(.addressTx(address: address, txid: txid, deltaSat: 4_000, confirmed: false))
             }
             try await eventually("the block and the later payments") {
-                let all = received.all
+                let all = received.plain
                 return all.contains(block) && later.allSatisfy(all.contains)
             }
             #expect(received.all.filter { $0 == block }.count == 1)
