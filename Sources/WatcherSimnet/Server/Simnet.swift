@@ -100,7 +100,9 @@ public final class Simnet: Service {
                 channel,
                 _ in
                 // Banned clients fall through to the responder, which answers 429 as Blockbook does.
-                guard request.path == "/websocket", !engine.hub.refuses() else { return .dontUpgrade }
+                guard request.path == "/websocket", engine.hub.offered, !engine.hub.refuses() else {
+                    return .dontUpgrade
+                }
                 return .upgrade([:]) { inbound, outbound, _ in
                     try await PushSession(engine: engine, channel: channel).serve(inbound, outbound)
                 }

@@ -16,6 +16,9 @@ public struct SimnetConfiguration: Sendable {
     public var rateLimits: [ProviderFamily: RateLimit]
     /// The websocket's limits (Blockbook's by default).
     public var websocketLimits = WebSocketLimits()
+    /// Whether `/websocket` is served; `false` answers 404 there, as a Blockbook behind a proxy that does not pass
+    /// the upgrade does (clients must fall back to polling).
+    public var websocket = true
     /// Starting prices (missing currencies take ``PriceModel/defaultPrices``).
     public var initialPrices: [PriceCurrency: Decimal]
     /// The wall clock for rate limiting, logs and price times; a manual clock's source (`ManualClock.timeSource`

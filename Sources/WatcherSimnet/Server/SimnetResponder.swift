@@ -23,7 +23,7 @@ struct SimnetResponder: HTTPResponder {
             )
             return Self.response(reply)
         }
-        if path == "/websocket" {
+        if path == "/websocket", engine.hub.offered {
             return engine.hub.stats.banned
                 ? Self.response(.text("Too many websocket connections", status: 429))
                 : Self.response(.text("a websocket upgrade is expected here", status: 400))

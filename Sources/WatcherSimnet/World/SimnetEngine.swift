@@ -35,7 +35,11 @@ final class SimnetEngine: Sendable {
         clock = configuration.clock
         node = NodeState(configuration: configuration)
         electrum = SimnetElectrum(settings: configuration.electrum)
-        hub = PushHub(limits: configuration.websocketLimits, clock: configuration.clock)
+        hub = PushHub(
+            limits: configuration.websocketLimits,
+            clock: configuration.clock,
+            offered: configuration.websocket
+        )
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
         prices.updatedAt = configuration.clock.unixSeconds
         world = Mutex(World(chain: ChainModel(parameters: configuration.chain), prices: prices))
@@ -113,11 +117,15 @@ final class SimnetEngine: Sendable {
         }
     }
 
+    /// Blockbook's websocket pushes each block the new branch connects, lowest first (none for the disconnected
+    /// ones: a push can repeat or lower the height, Blockbook #196), as the node's ZMQ announces both.
     func reorg(depth: Int) throws(ChainModel.Failure) -> [ReorgedBlock] {
         defer { electrum.chainChanged(engine: self) }
-        return try world.withLock { world throws(ChainModel.Failure) in
+        let (replaced, connected) = try world.withLock { world throws(ChainModel.Failure) in
             let waiting = world.chain.mempool
             let replaced = try world.chain.reorg(depth: depth)
+            let chain = world.chain
+            let connected = (replaced.map(\.height).min() ?? chain.tip.height)...chain.tip.height
             if zmq.isOn {
                 // Disconnected blocks top first, connected ones bottom first, and one `hashblock`: the new tip.
                 let ordered = replaced.sorted { $0.height < $1.height }
@@ -133,8 +141,10 @@ final class SimnetEngine: Sendable {
                 )
                 zmq.publish(notes)
             }
-            return replaced
+            return (replaced, connected.compactMap { chain.block(height: $0) }.map { ($0.height, $0.hash) })
         }
+        hub.publish(blocks: connected)
+        return replaced
     }
 
     func replace(_ txid: String, payTo: SimAddress? = nil) throws(ChainModel.Failure) -> SimTransaction {

@@ -40,8 +40,12 @@ final class PushHub: Sendable {
     let clock: TimeSource
     let state: Mutex<State>
 
-    init(limits: WebSocketLimits, clock: TimeSource) {
+    /// Whether `/websocket` is served at all (``SimnetConfiguration/websocket``).
+    let offered: Bool
+
+    init(limits: WebSocketLimits, clock: TimeSource, offered: Bool = true) {
         self.clock = clock
+        self.offered = offered
         state = Mutex(State(limits: limits))
     }
 
