@@ -188,11 +188,20 @@ public struct BlockbookPush: ChainPushing {
                 deltaSat: decoded?.delta(for: address),
                 confirmed: decoded?.blockHeight != nil,
                 // The push carries the whole transaction, as `/api/v2/tx` gives it: the same facts as a poll.
-                facts: decoded == nil ? nil : try? decoder.facts(of: node)
+                facts: decoded == nil ? nil : try? decoder.facts(of: node),
+                deltas: decoded.map(Self.deltas)
             )
         default:
             return nil
         }
+    }
+}
+
+extension BlockbookPush {
+    /// A pushed transaction's net effect on each address it touches.
+    static func deltas(_ transaction: ChainTransaction) -> [String: Int64] {
+        let touched = (transaction.inputs + transaction.outputs).compactMap(\.address)
+        return Dictionary(touched.map { ($0, transaction.delta(for: $0)) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

@@ -64,7 +64,7 @@ struct ElectrumPushTests {
             }
             // Nothing else was reported for the payee: one event per change, none for unchanged statuses.
             let payeeEvents = events.all.filter {
-                if case .addressTx(payee, _, _, _, _) = $0 { true } else { false }
+                if case .addressTx(payee, _, _, _, _, _) = $0 { true } else { false }
             }
             #expect(payeeEvents.count == 2)
         }

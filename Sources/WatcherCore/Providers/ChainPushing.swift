@@ -6,8 +6,17 @@ public enum PushEvent: Sendable, Equatable {
     case newBlock(height: Int, hash: String)
     /// A transaction touching a subscribed address entered the mempool, with its net effect on the address when
     /// the push carried the whole transaction (`nil`: ask the provider), and then its zero-conf facts (fee, vsize,
-    /// sequences, the outputs it spends) as far as the push told them.
-    case addressTx(address: String, txid: String, deltaSat: Int64?, confirmed: Bool, facts: TxFacts? = nil)
+    /// sequences, the outputs it spends) and its net effect on every address it touches (`deltas`), as far as the
+    /// push told them: a wallet's addresses the transaction touches are applied together, so its wallet step is
+    /// the transaction's whole effect on the wallet, whichever address's push came first.
+    case addressTx(
+        address: String,
+        txid: String,
+        deltaSat: Int64?,
+        confirmed: Bool,
+        facts: TxFacts? = nil,
+        deltas: [String: Int64]? = nil
+    )
     /// A transaction entered the provider's mempool (`txid`), or the push may have missed some (`nil`: after a
     /// connect or a gap): the mempool job reads that transaction at once, or the whole mempool.
     case mempool(txid: String?)

@@ -10,7 +10,8 @@ extension PushDriver {
     /// `facts` of a pushed mempool transaction with ``TxFacts/unconfirmedInputs`` filled in, as a poll fills them
     /// (`AddressDriver.withUnconfirmedInputs`): a parent among the address's stored transactions answers itself (its
     /// own unconfirmed coins, the common chain of spends); any other costs one transaction lookup on the pushing
-    /// provider, at most ``maxParentLookups``. Without parents, or when a lookup cannot tell, the count stays `nil`.
+    /// provider from spare budget only, at most ``maxParentLookups``. Without parents, or when a lookup cannot tell
+    /// or must wait for budget, the count stays `nil` (unknown, never 0).
     func withUnconfirmedInputs(_ facts: TxFacts?, address: String) async -> TxFacts? {
         guard var facts, let parents = facts.parents, facts.unconfirmedInputs == nil else { return facts }
         let chain = self.chain
@@ -31,9 +32,13 @@ extension PushDriver {
         return facts
     }
 
-    /// Whether `txid` is in a block on the pushing provider: `nil` when it cannot tell.
+    /// Whether `txid` is in a block on the pushing provider: `nil` when it cannot tell, or when the lookup would
+    /// take budget the provider's other work needs (a push is meant to cost no request; on a public budget a busy
+    /// mempool would otherwise spend it on parents).
     private func isConfirmed(_ txid: String) async -> Bool? {
-        guard (try? context.chain(provider))?.capabilities.contains(.transaction) == true else { return nil }
+        guard (try? context.chain(provider))?.capabilities.contains(.transaction) == true,
+            await context.scheduler.hasSpareBudget(provider)
+        else { return nil }
         let tx = try? await context.ask([provider], .tip) { try await $0.transaction(txid) }
         return tx.map { $0.blockHeight != nil }
     }

@@ -173,12 +173,14 @@ struct PushDriver: Sendable {
         var driver = AddressDriver(chain: chain, providers: [provider], context: context)
         driver.priority = .tip
         for await event in events {
-            guard case .addressTx(let address, let txid, let delta, let confirmed, let facts) = event else { continue }
+            guard case .addressTx(let address, let txid, let delta, let confirmed, let facts, let deltas) = event
+            else { continue }
             if let ref = try? walletRef(address) {
                 guard let delta, !confirmed else { continue }
                 do {
                     let facts = await withUnconfirmedInputs(facts, address: address)
-                    try await applyWallet(ref, address: address, txid: txid, deltaSat: delta, facts: facts)
+                    let touched = walletAddresses(of: ref.wallet, deltas ?? [:], pushed: (address, ref, delta))
+                    try await applyWallet(ref.wallet, touched, txid: txid, facts: facts)
                 } catch {
                     context.logger.debug(
                         "pushed wallet transaction not applied",
@@ -244,47 +246,6 @@ struct PushDriver: Sendable {
             )
             if next != state { try txn.putAddressState(next) }
             return events
-        }
-    }
-
-    /// Where `address` sits in a followed wallet, from the script index.
-    private func walletRef(_ address: String) throws -> WalletAddressRef? {
-        guard !wallets.wallets.isEmpty, let script = WalletBlockMatch.script(of: address) else { return nil }
-        let chain = self.chain
-        guard let ref = try context.store.read({ try $0.walletScript(chain: chain, script: script) }),
-            wallets.wallets[ref.wallet] != nil
-        else { return nil }
-        return ref
-    }
-
-    /// A pushed mempool transaction of a wallet's address, with the wallet's balance, in one commit.
-    private func applyWallet(
-        _ ref: WalletAddressRef,
-        address: String,
-        txid: String,
-        deltaSat: Int64,
-        facts: TxFacts?
-    ) async throws {
-        guard wallets.wallets[ref.wallet] != nil else { return }
-        let chain = self.chain
-        let book = self.wallets
-        let now = context.events.now()
-        try await context.commit { txn in
-            var commit = try WalletCommit(chain: chain, book: book, txn: txn, now: now)
-            let stored = try txn.addressState(chain: chain, address: address)
-            guard let (state, entry) = try commit.address(address, ref: ref, stored: stored), let ref = state.wallet
-            else { return [] }
-            let reducerContext = AddressReducer.Context(chain: chain, entry: entry, prices: commit.prices, now: now)
-            let (next, events) = AddressReducer.pushed(
-                state,
-                txid: txid,
-                deltaSat: deltaSat,
-                facts: facts,
-                context: reducerContext
-            )
-            if next != stored { try txn.putAddressState(next) }
-            try commit.record(ref, before: stored, after: next, events: events)
-            return events + (try commit.finish())
         }
     }
 }

@@ -22,7 +22,9 @@ struct PushTests {
         /// Every event with the facts of pushed transactions left out, to compare with events written by hand.
         var plain: [PushEvent] {
             all.map { event in
-                guard case .addressTx(let address, let txid, let delta, let confirmed, _) = event else { return event }
+                guard case .addressTx(let address, let txid, let delta, let confirmed, _, _) = event else {
+                    return event
+                }
                 return .addressTx(address: address, txid: txid, deltaSat: delta, confirmed: confirmed)
             }
         }
@@ -79,7 +81,7 @@ struct PushTests {
             }
             // The push carries the whole transaction: its zero-conf facts come with it, as from `/api/v2/tx`.
             let facts = received.all.compactMap { event -> TxFacts? in
-                guard case .addressTx(_, txid, _, _, let facts) = event else { return nil }
+                guard case .addressTx(_, txid, _, _, let facts, _) = event else { return nil }
                 return facts
             }.first
             let truth = try #require(await simnet.chain().transaction(txid))
@@ -140,7 +142,7 @@ struct PushTests {
                 received.plain.contains(.addressTx(address: many[999], txid: within, deltaSat: 1_000, confirmed: false))
             }
             // Pushed in order on one connection: had the 1,001st been subscribed, it would have come first.
-            #expect(!received.all.contains { if case .addressTx(_, beyond, _, _, _) = $0 { true } else { false } })
+            #expect(!received.all.contains { if case .addressTx(_, beyond, _, _, _, _) = $0 { true } else { false } })
             #expect(simnet.websocketStats().open == 1)
         }
     }
