@@ -359,7 +359,7 @@ def run_one(args, n, log):
             "providers": [{
                 "id": "bb", "type": "blockbook", "chain": "btc",
                 "options": ({"url": base, "websocket": True, "websocketConnections": args.websocket_connections}
-                            if args.websocket else {"url": base}),
+                            if args.websocket else {"url": base, "websocket": False}),
                 "rateLimit": {"requests": args.rate, "per": "1m", "burst": args.rate},
             }],
             "watches": [{

@@ -11,7 +11,8 @@ public enum BlockbookPlugin: ProviderPlugin {
         public var http: HTTPOptions
         /// Currencies the tickers endpoint is asked for.
         public var currencies: [String]
-        /// Whether to follow new blocks and mempool payments over `/websocket`.
+        /// Whether to follow new blocks and mempool payments over `/websocket` (on by default; polling is the
+        /// fallback while the socket is down or refused).
         public var websocket: Bool
         /// Websocket connections, each following up to 1,000 addresses (Blockbook's cap per connection).
         public var websocketConnections: Int
@@ -26,9 +27,10 @@ public enum BlockbookPlugin: ProviderPlugin {
             )
             websocket = reader.bool(
                 "websocket",
-                default: false,
+                default: true,
                 doc: "Follow /websocket: new blocks replace tip polling while connected, and mempool payments of up "
-                    + "to 1000 followed addresses per connection arrive within seconds."
+                    + "to 1000 followed addresses per connection arrive within seconds. Polling carries on while the "
+                    + "socket is down or refused; false polls only."
             )
             websocketConnections =
                 reader.int(
@@ -41,7 +43,7 @@ public enum BlockbookPlugin: ProviderPlugin {
             if reader.has("websocketConnections"), !websocket {
                 reader.context.warning(
                     reader.path.key("websocketConnections"),
-                    "has no effect without \"websocket\": true"
+                    "has no effect with \"websocket\": false"
                 )
             }
         }

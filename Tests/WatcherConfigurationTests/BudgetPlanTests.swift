@@ -36,8 +36,19 @@ struct BudgetPlanTests {
         #expect(Int(line.budgetPerHour.rounded()) == 1173)
         // 200 addresses each minute and after each of ~6 new blocks an hour: 200 × 66.
         #expect(line.demands.first { $0.watch == "watch many" }?.requestsPerHour == 13_200)
-        // Blockbook's tip costs 2 requests (status, then block index): 120 probes an hour, plus ~6 new headers.
-        #expect(line.demands.first { $0.watch == "watch tip" }?.requestsPerHour == 246)
+        // Blockbook's tip costs 2 requests (status, then block index). With the websocket (on by default) it is read
+        // on each of ~6 pushed blocks and by a safety poll every 5m, plus ~6 new headers: 2 × (6 + 12) + 6.
+        #expect(line.demands.first { $0.watch == "watch tip" }?.requestsPerHour == 42)
+        // Polling only: 120 probes an hour, plus ~6 new headers.
+        let polled = try load(
+            """
+            {"providers": [{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "websocket": false}}],
+             "watches": [{"id": "tip", "type": "blocks", "providers": ["bb"], "every": "30s"}],
+             "sinks": [{"id": "out", "type": "stdout"}]}
+            """
+        )
+        let polledLine = try #require(BudgetPlan(config: polled).lines.first)
+        #expect(polledLine.demands.first { $0.watch == "watch tip" }?.requestsPerHour == 246)
         #expect(line.isOverBudget)
         #expect(plan.warnings.count == 1)
         let warning = try #require(plan.warnings.first)
@@ -81,6 +92,35 @@ struct StrategyPlanTests {
     }
 
     func work(_ plan: JobPlan, _ name: String) -> JobPlan.Job? { plan.jobs.first { $0.name == name } }
+
+    /// Issue 33 item 16: Blockbook's websocket is on by default, and `check` says which path each watch takes.
+    @Test func checkSaysWhichPathEachWatchTakes() throws {
+        let pushed = JobPlan(config: try load(addresses: 5))
+        #expect(work(pushed, "push btc") != nil)
+        let detail = work(pushed, "watch shop")?.detail ?? ""
+        #expect(
+            detail.contains("path: push, with poll beside it (alone while the push is down or refused)"),
+            "\(detail)"
+        )
+        let tip = work(pushed, "tip btc")?.detail ?? ""
+        #expect(tip.contains("tip on each pushed block and every 5m while the push is up"), "\(tip)")
+
+        let json = """
+            {"providers": [{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "websocket": false}}],
+             "watches": [{"id": "shop", "type": "address", "providers": ["bb"], "every": "1m",
+                          "addresses": [\(BudgetPlanTests().addressList(5))]}],
+             "sinks": []}
+            """
+        let polled = JobPlan(
+            config: try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+        )
+        #expect(work(polled, "push btc") == nil)
+        let polledDetail = work(polled, "watch shop")?.detail ?? ""
+        #expect(
+            polledDetail.contains(#"push off ("websocket": false); auto picks poll; path: poll only"#),
+            "\(polledDetail)"
+        )
+    }
 
     @Test func fewAddressesArePolledManyAreScanned() throws {
         let few = JobPlan(config: try load(addresses: 5))

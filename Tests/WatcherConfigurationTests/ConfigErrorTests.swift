@@ -70,13 +70,13 @@ struct ConfigErrorTests {
 
     @Test func websocketConnectionsWithoutTheWebsocketIsAWarning() throws {
         let providers =
-            #"[{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "#
+            #"[{"id": "bb", "type": "blockbook", "options": {"url": "https://bb.example", "websocket": false, "#
             + #""websocketConnections": 4}}]"#
         let config = try ConfigLoader(registry: .builtIn, environment: [:])
             .load(bytes: Array(Self.config(providers: providers).utf8))
         #expect(
             config.warnings.map(\.description) == [
-                #"providers[0].options.websocketConnections: has no effect without "websocket": true"#
+                #"providers[0].options.websocketConnections: has no effect with "websocket": false"#
             ]
         )
     }

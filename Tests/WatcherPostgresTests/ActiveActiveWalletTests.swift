@@ -171,10 +171,13 @@ struct ActiveActiveWalletTests {
         }
     }
 
+    /// Polling only (`"websocket": false`): a stopped instance's socket keeps the pushes sent to it, so it would see
+    /// the mempool stages after all, and the two instances must observe the chain differently.
     static func configText(_ baseURL: String, _ data: String, every: String, port: Int) -> String {
         """
         {"storage": {"path": "\(data)/store"},
-         "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(baseURL)", "timeout": "2s"},
+         "providers": [{"id": "bb", "type": "blockbook",
+                        "options": {"url": "\(baseURL)", "timeout": "2s", "websocket": false},
                         "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
          "watches": [
            {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},

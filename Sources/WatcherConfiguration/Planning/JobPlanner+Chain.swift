@@ -155,8 +155,17 @@ extension JobPlanner {
             scanProviders.isEmpty || headerProviders.isEmpty
             ? nil : JobPlan.Scan(watches: scanned + [JobPlan.accountsWatch], providers: scanProviders)
         let cost = tipCost(providers.first)
-        var perHour = Double(cost) * Self.perHour(every) + (headerProviders.isEmpty ? 0 : settings.blocksPerHour)
-        var detail = "tip every \(every.configText)" + (cost > 1 ? " (\(cost) requests each)" : "")
+        // A push connection (Blockbook's websocket, an Electrum server's subscriptions) replaces the tip's polling
+        // while it is up: the tip is read on each pushed block and by a safety poll; `every` applies while it is down.
+        let pushed =
+            (providers.first.flatMap { config.provider($0)?.pushAddresses } ?? 0) > 0 && every < JobPlan.pushSafetyPoll
+        let tips = pushed ? Self.perHour(JobPlan.pushSafetyPoll) + settings.blocksPerHour : Self.perHour(every)
+        var perHour = Double(cost) * tips + (headerProviders.isEmpty ? 0 : settings.blocksPerHour)
+        var detail =
+            (pushed
+                ? "tip on each pushed block and every \(JobPlan.pushSafetyPoll.configText) while the push is up (every "
+                    + "\(every.configText) while it is down)"
+                : "tip every \(every.configText)") + (cost > 1 ? " (\(cost) requests each)" : "")
         detail += headerProviders.isEmpty ? " (no block headers)" : " + ~\(Int(settings.blocksPerHour)) block headers"
         let scannedNow = scanned + ((settings.accounts[chain] ?? 0) > 0 ? ["CLI accounts"] : [])
         if scan != nil, !scannedNow.isEmpty {
@@ -266,13 +275,19 @@ extension JobPlanner {
                         + "\(watch.every.configText))"
                 } ?? ", xpub n/a"
         }
-        if let capacity = watch.providers.first.flatMap({ config.provider($0) })?.pushAddresses, capacity > 0 {
+        let first = watch.providers.first.flatMap { config.provider($0) }
+        let capacity = first?.pushAddresses ?? 0
+        if capacity > 0 {
             text += ", push 0/h with the scan or poll (mempool within a second, up to \(capacity) addresses)"
         } else {
-            text += ", push n/a"
+            text += first?.type == "blockbook" ? ", push off (\"websocket\": false)" : ", push n/a"
         }
-        return text + "; "
-            + (watch.strategy == .auto ? "auto picks \(picked.rawValue)" : "\(picked.rawValue) as configured")
+        text += "; " + (watch.strategy == .auto ? "auto picks \(picked.rawValue)" : "\(picked.rawValue) as configured")
+        // Which path the watch takes, in so many words.
+        return text
+            + (capacity > 0
+                ? "; path: push, with \(picked.rawValue) beside it (alone while the push is down or refused)"
+                : "; path: \(picked.rawValue) only")
     }
 }
 

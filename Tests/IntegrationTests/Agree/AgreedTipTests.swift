@@ -19,7 +19,9 @@ struct AgreedTipTests {
     static let followed = AgreeHarness.honestAddress
 
     static func config(_ simnets: [Simnet], _ data: String) throws -> WatcherConfig {
-        let providers = Harness.blockbookProviders(["h1", "h2", "slow"], simnets)
+        // Polled (`"websocket": false`): the tips are read every round, not only on a pushed block, so the rounds
+        // the test counts come without mining.
+        let providers = Harness.blockbookProviders(["h1", "h2", "slow"], simnets, websocket: false)
         let json = """
             {"storage": {"path": "\(data)"},
              "providers": [\(providers)],

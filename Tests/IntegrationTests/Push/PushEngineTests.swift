@@ -130,4 +130,50 @@ struct PushEngineTests {
             }
         }
     }
+
+    /// Issue 33 item 16: the websocket is on by default, and polling is the fallback. Against a Blockbook whose
+    /// `/websocket` is refused (404, as behind a proxy that does not pass the upgrade), a config that does not
+    /// mention the websocket still announces a mempool payment, its block and its confirmation, by polling, and the
+    /// log says once that the push is down.
+    @Test func aRefusedWebsocketFallsBackToPolling() async throws {
+        var configuration = SimnetConfiguration(seed: 62, port: 0, blockInterval: nil)
+        configuration.chain = ChainParameters(seed: 62, txsPerBlock: 5, fundedAddressCount: 10)
+        configuration.websocket = false
+        var rng = SeededGenerator(seed: 9_062)
+        let followed = SimAddress.random(.p2wpkh, using: &rng).string
+        let data = EngineHarness.dataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try await Harness.with(configuration) { harness in
+            let simnet = harness.simnet
+            let json = """
+                {"storage": {"path": "\(data)"},
+                 "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+                                "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}],
+                 "watches": [
+                   {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},
+                   {"id": "shop", "type": "address", "providers": ["bb"], "every": "1s", "addresses": ["\(followed)"]}
+                 ],
+                 "sinks": []}
+                """
+            let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+            #expect(JobPlan(config: config).jobs.contains { $0.name == "push btc" })
+            try await EngineHarness.running(config, client: harness.client) { store in
+                try await eventually(timeout: .seconds(30), "the baseline") {
+                    try store.read { try $0.addressState(chain: "btc", address: followed)?.summary } != nil
+                }
+                let txid = try await simnet.pay(to: followed, amountSat: 25_000)
+                try await EngineHarness.event(store, "address.tx.unconfirmed", timeout: .seconds(30)) {
+                    $0["txid"] == .string(txid)
+                }
+                let mined = try #require(try await simnet.mine(count: 1).last)
+                try await EngineHarness.event(store, "block.new", timeout: .seconds(30)) {
+                    $0["hash"] == .string(mined.hash)
+                }
+                try await EngineHarness.event(store, "address.tx.confirmed", timeout: .seconds(30)) {
+                    $0["txid"] == .string(txid)
+                }
+                #expect(simnet.websocketStats().connections == 0)
+            }
+        }
+    }
 }

@@ -106,12 +106,19 @@ enum EngineHarness {
 
     static let followed = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
 
-    static func config(_ simnet: Simnet, _ data: String, watches: String, extraProviders: String = "") throws
-        -> WatcherConfig
-    {
+    /// A config of `watches` over one Blockbook provider `bb` (its websocket on, as by default, unless `websocket`
+    /// is false) and `extraProviders`.
+    static func config(
+        _ simnet: Simnet,
+        _ data: String,
+        watches: String,
+        extraProviders: String = "",
+        websocket: Bool = true
+    ) throws -> WatcherConfig {
         let json = """
             {"storage": {"path": "\(data)"},
-             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+             "providers": [{"id": "bb", "type": "blockbook",
+                            "options": {"url": "\(simnet.baseURL)", "timeout": "2s", "websocket": \(websocket)},
                             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}\(extraProviders)],
              "watches": \(watches),
              "sinks": []}

@@ -20,10 +20,11 @@ extension Harness {
 
     /// The `providers` entries of a config: a `blockbook` provider `ids[i]` on `simnets[i]`, with a rate limit no
     /// test reaches.
-    static func blockbookProviders(_ ids: [String], _ simnets: [Simnet]) -> String {
+    static func blockbookProviders(_ ids: [String], _ simnets: [Simnet], websocket: Bool = true) -> String {
         zip(ids, simnets).map { id, simnet in
             """
-            {"id": "\(id)", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+            {"id": "\(id)", "type": "blockbook",
+             "options": {"url": "\(simnet.baseURL)", "timeout": "2s", "websocket": \(websocket)},
              "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}
             """
         }.joined(separator: ",")

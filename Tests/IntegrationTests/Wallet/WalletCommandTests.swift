@@ -11,10 +11,12 @@ import WatcherTesting
 /// `data.wallet`, and `show` reports the balance exactly.
 @Suite(.serialized)
 struct WalletCommandTests {
+    /// Polling only (`"websocket": false`): the payment is first seen in a block, by the scan, whatever the timing.
     static func config(_ simnet: Simnet, _ data: String) throws -> String {
         let json = """
             {"storage": {"path": "\(data)"},
-             "providers": [{"id": "bb", "type": "blockbook", "options": {"url": "\(simnet.baseURL)", "timeout": "2s"},
+             "providers": [{"id": "bb", "type": "blockbook",
+                            "options": {"url": "\(simnet.baseURL)", "timeout": "2s", "websocket": false},
                             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100}}],
              "watches": [
                {"id": "tip", "type": "blocks", "providers": ["bb"], "every": "1s"},

@@ -29,7 +29,8 @@ struct WalletXpubCostTests {
 
     @Test func oneRequestPerWalletPerRound() async throws {
         try await Harness.withData(EngineHarness.quiet) { simnet, client, data in
-            let config = try EngineHarness.config(simnet, data, watches: Self.watches())
+            // The polled path's cost, one request per wallet per round; the push's is PushEngineTests'.
+            let config = try EngineHarness.config(simnet, data, watches: Self.watches(), websocket: false)
             let w0 = try WalletDescriptor(
                 parsing: "wpkh(\(WalletKeysForTests.account84)/0/<0;1>/*)",
                 network: .mainnet
