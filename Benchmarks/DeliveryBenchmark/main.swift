@@ -74,7 +74,8 @@ func withDelivery<T: Sendable>(
         signal: signal,
         routes: [.init(sink: sink)],
         retention: nil,
-        logger: quiet
+        logger: quiet,
+        time: .system
     )
     let result = try await whileRunning(service) { try await body(store, signal) }
     await store.close()
@@ -112,7 +113,7 @@ func seconds(_ duration: Duration) -> Double {
 /// The webhook sink `id` posting to `url`, signed with a fixed secret.
 func webhookSink(id: String, url: String, http: HTTPTransport) -> WebhookSink {
     let options = WebhookSinkPlugin.Options(url: url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
-    return WebhookSink(id: id, options: options, http: http, logger: quiet)
+    return WebhookSink(id: id, options: options, http: http, logger: quiet, time: .system)
 }
 
 /// Counts webhook requests and stamps the arrival of each `webhook-id`.
@@ -189,7 +190,7 @@ let httpService = HTTPClientService(logger: quiet)
 let http = HTTPTransport(client: httpService.client, userAgent: "watcher-delivery-bench")
 do {
     let fileDirectory = try BenchmarkEvents.temporaryDirectory("watcher-delivery-bench")
-    let fileSink = try FileSink(id: "file", options: .init(path: fileDirectory + "/events.jsonl"))
+    let fileSink = try FileSink(id: "file", options: .init(path: fileDirectory + "/events.jsonl"), time: .system)
     let fileRate = try await throughput(fileEvents, sink: fileSink)
     try? FileManager.default.removeItem(atPath: fileDirectory)
     report("file sink (fsync always): ", fileRate, events: fileEvents)

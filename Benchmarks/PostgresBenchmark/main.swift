@@ -57,7 +57,7 @@ struct Bench {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let options = PostgresSinkPlugin.Options(url: url, table: table, tls: .disable, batchSize: batchSize)
         let sink = try PostgresSink(id: "db", options: options, logger: quiet)
-        let worker = DeliveryWorker(sink: sink, store: store, signal: LogSignal(), logger: quiet)
+        let worker = DeliveryWorker(sink: sink, store: store, signal: LogSignal(), logger: quiet, time: .system)
         let group = ServiceGroup(configuration: .init(services: [worker], logger: quiet))
         let started = ContinuousClock.now
         let elapsed = try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -30,7 +30,7 @@ public struct DeadLetterReplayer: Sendable {
     let time: TimeSource
 
     /// Creates a replayer over a writable store.
-    public init(store: Store, logger: Logger, time: TimeSource = .system) {
+    public init(store: Store, logger: Logger, time: TimeSource) {
         self.store = store
         self.logger = logger
         self.time = time

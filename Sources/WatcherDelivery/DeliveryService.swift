@@ -88,7 +88,7 @@ public struct DeliveryService: Service {
         routes: [Route],
         retention: Duration?,
         logger: Logger,
-        time: TimeSource = .system,
+        time: TimeSource,
         options: Options = Options(),
         metrics: WatcherMetrics = .none
     ) {

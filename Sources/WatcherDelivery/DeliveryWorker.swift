@@ -52,7 +52,7 @@ public struct DeliveryWorker: Service {
         metrics: WatcherMetrics = .none,
         policy: DeliveryPolicy? = nil,
         logger: Logger,
-        time: TimeSource = .system,
+        time: TimeSource,
         pollInterval: Duration = .seconds(1)
     ) {
         self.sink = sink

@@ -45,7 +45,7 @@ public struct LogTrimmer: Service {
         keep: Int = 0,
         interval: Duration = .seconds(60),
         logger: Logger,
-        time: TimeSource = .system,
+        time: TimeSource,
         status: DeliveryStatus? = nil,
         metrics: WatcherMetrics = .none
     ) {

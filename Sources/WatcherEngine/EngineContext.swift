@@ -44,7 +44,7 @@ package struct EngineContext: Sendable {
         keepHeaders: Int = 100,
         requestBudget: Duration = .seconds(120),
         metrics: WatcherMetrics = .none,
-        time: TimeSource = .system
+        time: TimeSource
     ) {
         self.store = store
         self.scheduler = scheduler

@@ -35,7 +35,9 @@ public struct ProviderHTTP: Sendable, SecretBearing {
     /// The wall clock `Retry-After` dates are read against.
     public let time: TimeSource
 
-    /// Creates a client for one provider.
+    /// Creates a client for one provider. `time` only turns an HTTP-date `Retry-After` into a wait; it keeps its
+    /// system default because adapters (the example one too) build this client in their public initializers, and
+    /// the rate limiter and every wait of the engine read the engine's clock, not this one.
     public init(
         provider: String,
         baseURL: String,

@@ -12,8 +12,7 @@ public struct MeteredFetcher: HTTPFetching {
     let time: TimeSource
 
     /// Wraps `base` for the provider (`role` `provider`) or sink (`role` `sink`) `id`, timing on `time`.
-    public init(_ base: any HTTPFetching, role: String, id: String, metrics: WatcherMetrics, time: TimeSource = .system)
-    {
+    public init(_ base: any HTTPFetching, role: String, id: String, metrics: WatcherMetrics, time: TimeSource) {
         self.base = base
         self.role = role
         self.id = id

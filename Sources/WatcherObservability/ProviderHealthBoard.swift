@@ -29,7 +29,7 @@ public final class ProviderHealthBoard: Sendable {
     private let time: TimeSource
 
     /// Creates a board for `providers`, stamping successes and blocks with `time`'s wall clock.
-    public init(providers: [String], time: TimeSource = .system) {
+    public init(providers: [String], time: TimeSource) {
         self.time = time
         state = Mutex(Dictionary(providers.map { ($0, Entry()) }) { first, _ in first })
     }

@@ -79,7 +79,7 @@ struct ExampleProviderTests {
                 )
             )
         try await FixtureServer.withTransport { http in
-            let context = PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp")
+            let context = PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp", time: .system)
             let provider = try #require(try config.providers.first?.plugin.makeChainProvider(context: context))
             #expect(provider.capabilities == [.tip] && provider.id == "t")
         }

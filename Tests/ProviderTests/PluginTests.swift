@@ -15,7 +15,7 @@ import WatcherTesting
 struct PluginTests {
     /// A context on the real transport; nothing here is fetched.
     static func context(_ http: any HTTPFetching) -> PluginContext {
-        PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp")
+        PluginContext(http: http, logger: Logger(label: "test"), dataDirectory: "/tmp", time: .system)
     }
 
     func load(_ providers: String) throws(ConfigError) -> WatcherConfig {

@@ -18,18 +18,25 @@ struct CursorTests {
         try await withTransport { http in
             try await withReceivers([{ _, _ in .ok }]) { receivers in
                 let receiver = receivers[0]
-                let sink = WebhookSink(id: "hook", options: hookOptions(receiver.url), http: http, logger: quietLogger)
+                let sink = WebhookSink(
+                    id: "hook",
+                    options: hookOptions(receiver.url),
+                    http: http,
+                    logger: quietLogger,
+                    time: .system
+                )
                 let filePath = directory.file("out.jsonl")
 
                 let store = try directory.openStore()
                 try await Events.append(store, 1...5)
-                let file = try FileSink(id: "file", options: .init(path: filePath))
+                let file = try FileSink(id: "file", options: .init(path: filePath), time: .system)
                 let first = DeliveryService(
                     store: store,
                     signal: LogSignal(),
                     routes: [.init(sink: sink), .init(sink: file)],
                     retention: nil,
                     logger: quietLogger,
+                    time: .system,
                     options: testOptions
                 )
                 try await whileRunning(first) {
@@ -42,7 +49,7 @@ struct CursorTests {
                 let again = try directory.openStore()
                 #expect(try again.read { try $0.cursors() } == ["hook": 5, "file": 5])
                 try await Events.append(again, 6...8)
-                let reopenedFile = try FileSink(id: "file", options: .init(path: filePath))
+                let reopenedFile = try FileSink(id: "file", options: .init(path: filePath), time: .system)
                 let counts = TestMetrics()
                 let second = DeliveryService(
                     store: again,
@@ -50,6 +57,7 @@ struct CursorTests {
                     routes: [.init(sink: sink), .init(sink: reopenedFile)],
                     retention: nil,
                     logger: quietLogger,
+                    time: .system,
                     options: testOptions,
                     metrics: counts.watcher
                 )
@@ -70,8 +78,12 @@ struct CursorTests {
         try await withStore { store, directory in
             let types = ["block.new", "address.tx.confirmed", "price.updated", "address.balance.changed", "block.new"]
             try await Events.append(store, 1...5, types: types)
-            let addresses = try FileSink(id: "addresses", options: .init(path: directory.file("a.jsonl")))
-            let everything = try FileSink(id: "all", options: .init(path: directory.file("all.jsonl")))
+            let addresses = try FileSink(
+                id: "addresses",
+                options: .init(path: directory.file("a.jsonl")),
+                time: .system
+            )
+            let everything = try FileSink(id: "all", options: .init(path: directory.file("all.jsonl")), time: .system)
             let counts = TestMetrics()
             let service = DeliveryService(
                 store: store,
@@ -82,6 +94,7 @@ struct CursorTests {
                 ],
                 retention: nil,
                 logger: quietLogger,
+                time: .system,
                 options: testOptions,
                 metrics: counts.watcher
             )
@@ -101,7 +114,7 @@ struct CursorTests {
     @Test func wakesOnTheSignalNotJustThePoll() async throws {
         try await withStore { store, directory in
             let path = directory.file("out.jsonl")
-            let sink = try FileSink(id: "file", options: .init(path: path))
+            let sink = try FileSink(id: "file", options: .init(path: path), time: .system)
             let signal = LogSignal()
             let service = DeliveryService(
                 store: store,
@@ -109,6 +122,7 @@ struct CursorTests {
                 routes: [.init(sink: sink)],
                 retention: nil,
                 logger: quietLogger,
+                time: .system,
                 options: .init(pollInterval: .seconds(3600), trimInterval: .seconds(3600), keepDelivered: 0)
             )
             try await whileRunning(service) {

@@ -62,7 +62,13 @@ struct TrimmingTests {
                 try txn.setCursor(sink: "slow", 3)
                 try txn.setCursor(sink: "removed", 1)
             }
-            let trimmer = LogTrimmer(store: store, sinks: ["fast", "slow"], retention: nil, logger: quietLogger)
+            let trimmer = LogTrimmer(
+                store: store,
+                sinks: ["fast", "slow"],
+                retention: nil,
+                logger: quietLogger,
+                time: .system
+            )
             let result = try await trimmer.trimOnce()
             #expect(result.removed == 3)
             #expect(try store.read { try $0.firstEventSeq() } == 4)
@@ -76,7 +82,8 @@ struct TrimmingTests {
                 sinks: ["fast", "slow"],
                 retention: nil,
                 keep: 2,
-                logger: quietLogger
+                logger: quietLogger,
+                time: .system
             )
             try await keeping.trimOnce()
             #expect(try store.read { try $0.firstEventSeq() } == 8)
@@ -110,7 +117,7 @@ struct TrimmingTests {
             #expect(try store.read { try $0.appendMarks().map(\.seq) } == [5])
 
             let path = directory.file("lagging.jsonl")
-            let sink = try FileSink(id: "lagging", options: .init(path: path))
+            let sink = try FileSink(id: "lagging", options: .init(path: path), time: .system)
             let counts = TestMetrics()
             let service = DeliveryService(
                 store: store,

@@ -171,7 +171,9 @@ struct WebhookDeliveryTests {
                 // The endpoint comes back: a replay delivers the dead letter and re-enables the sink,
                 // and the running worker resumes from its cursor.
                 receiver.answer { _, _ in .ok }
-                let summary = try await DeadLetterReplayer(store: store, logger: quietLogger).replay(sink)
+                let summary = try await DeadLetterReplayer(store: store, logger: quietLogger, time: .system).replay(
+                    sink
+                )
                 #expect(summary.replayed == 1 && summary.remaining == 0 && summary.reenabled)
                 try await eventually(timeout: .seconds(60), "the rest delivered") { try cursor(store, "hook") == 5 }
             }
@@ -221,7 +223,7 @@ struct WebhookDeliveryTests {
             #expect(counts.sinkEvents("hook", "dead_lettered") == 1)
 
             // Replay while still failing keeps it, counting the attempt; once fixed it goes through.
-            let replayer = DeadLetterReplayer(store: store, logger: quietLogger)
+            let replayer = DeadLetterReplayer(store: store, logger: quietLogger, time: .system)
             let failed = try await replayer.replay(sink)
             #expect(failed.replayed == 0 && failed.remaining == 1 && failed.failure == "HTTP 500")
             #expect(try store.read { try $0.deadLetters(sink: "hook") }.first?.attempts == 4)

@@ -19,7 +19,7 @@ struct FileSinkTests {
         let directory = try TemporaryDirectory("sinks")
         defer { directory.remove() }
         let path = directory.file("out/events.jsonl")
-        let sink = try FileSink(id: "file", options: .init(path: path, maxBytes: 4096, keep: 2))
+        let sink = try FileSink(id: "file", options: .init(path: path, maxBytes: 4096, keep: 2), time: .system)
         for start in stride(from: 1, through: 100, by: 10) {
             let outcomes = await sink.deliver(Self.events(start...(start + 9)))
             #expect(outcomes == Array(repeating: .delivered, count: 10))
@@ -42,7 +42,11 @@ struct FileSinkTests {
     @Test func fsyncsPerPolicy() async throws {
         let directory = try TemporaryDirectory("sinks")
         defer { directory.remove() }
-        let always = try FileSink(id: "a", options: .init(path: directory.file("a.jsonl"), fsync: .always))
+        let always = try FileSink(
+            id: "a",
+            options: .init(path: directory.file("a.jsonl"), fsync: .always),
+            time: .system
+        )
         for n in 1...3 { _ = await always.deliver(Self.events(n...n)) }
         #expect(always.fsyncCount == 3)
         await always.close()
@@ -74,7 +78,11 @@ struct FileSinkTests {
     @Test func shutdownFlushesThroughTheService() async throws {
         try await withStore { store, directory in
             let path = directory.file("out.jsonl")
-            let sink = try FileSink(id: "file", options: .init(path: path, fsync: .interval(.seconds(3600))))
+            let sink = try FileSink(
+                id: "file",
+                options: .init(path: path, fsync: .interval(.seconds(3600))),
+                time: .system
+            )
             try await Events.append(store, 1...3)
             let service = DeliveryService(
                 store: store,
@@ -82,6 +90,7 @@ struct FileSinkTests {
                 routes: [.init(sink: sink)],
                 retention: nil,
                 logger: quietLogger,
+                time: .system,
                 options: testOptions
             )
             try await whileRunning(service) {
@@ -99,7 +108,7 @@ struct FileSinkTests {
         try await withStore { store, directory in
             let path = directory.file("out.jsonl")
             try await Events.append(store, 1...12)
-            let before = try FileSink(id: "file", options: .init(path: path))
+            let before = try FileSink(id: "file", options: .init(path: path), time: .system)
             _ = await before.deliver(Self.events(1...10))
             await before.close()
             try await store.write { try $0.setCursor(sink: "file", 4) }
@@ -108,7 +117,7 @@ struct FileSinkTests {
             try handle.write(contentsOf: Array(Events.body(11).prefix(30)))
             try handle.close()
 
-            let after = try FileSink(id: "file", options: .init(path: path))
+            let after = try FileSink(id: "file", options: .init(path: path), time: .system)
             let counts = TestMetrics()
             let service = DeliveryService(
                 store: store,
@@ -116,6 +125,7 @@ struct FileSinkTests {
                 routes: [.init(sink: after)],
                 retention: nil,
                 logger: quietLogger,
+                time: .system,
                 options: testOptions,
                 metrics: counts.watcher
             )
@@ -134,11 +144,11 @@ struct FileSinkTests {
         defer { directory.remove() }
         let path = directory.file("r.jsonl")
         let options = FileSinkPlugin.Options(path: path, maxBytes: 4096, keep: 1)
-        let first = try FileSink(id: "file", options: options)
+        let first = try FileSink(id: "file", options: options, time: .system)
         _ = await first.deliver(Self.events(1...30))
         await first.close()
         let written = fileIDs(path + ".1") + fileIDs(path)
-        let reopened = try FileSink(id: "file", options: options)
+        let reopened = try FileSink(id: "file", options: options, time: .system)
         _ = await reopened.deliver(Self.events(25...32))
         await reopened.close()
         #expect(fileIDs(path + ".1") + fileIDs(path) == written + ["evt_31", "evt_32"])

@@ -34,7 +34,7 @@ struct StatusHarness {
         let store = try directory.openStore()
         var sources = StatusServer.Sources(
             store: store,
-            board: ProviderHealthBoard(providers: []),
+            board: ProviderHealthBoard(providers: [], time: .system),
             registry: PrometheusCollectorRegistry()
         )
         sources.addAccount = { text, _ in throw AccountChangeError.invalid("invalid address \(text)") }

@@ -152,12 +152,13 @@ struct DeadLettersCommand: AsyncParsableCommand {
             let context = PluginContext(
                 http: HTTPTransport(client: http.client, userAgent: WatcherVersion.userAgent),
                 logger: logger,
-                dataDirectory: config.storage.path
+                dataDirectory: config.storage.path,
+                time: .system
             )
             let (pending, disabled) = try store.read { txn in
                 (Set(try txn.deadLetters().map(\.sink)), Set(try txn.disabledSinks().map(\.sink)))
             }
-            let replayer = DeadLetterReplayer(store: store, logger: logger)
+            let replayer = DeadLetterReplayer(store: store, logger: logger, time: .system)
             var summaries: [DeadLetterReplayer.Summary] = []
             for sinkConfig in config.sinks where sink.map({ $0 == sinkConfig.id }) ?? true {
                 guard pending.contains(sinkConfig.id) || disabled.contains(sinkConfig.id) else { continue }

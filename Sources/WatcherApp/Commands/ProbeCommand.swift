@@ -138,7 +138,8 @@ struct ProbeCommand: AsyncParsableCommand {
         let context = PluginContext(
             http: RateGate(transport, limit: entry.rateLimit),
             logger: logger,
-            dataDirectory: config.storage.path
+            dataDirectory: config.storage.path,
+            time: .system
         )
         let result: Result<JSONValue, any Error>
         do {

@@ -42,7 +42,8 @@ struct SinksCommand: AsyncParsableCommand {
             let context = PluginContext(
                 http: HTTPTransport(client: http.client, userAgent: WatcherVersion.userAgent),
                 logger: logger,
-                dataDirectory: config.storage.path
+                dataDirectory: config.storage.path,
+                time: .system
             )
             let result: Result<String, CommandFailure>
             do {

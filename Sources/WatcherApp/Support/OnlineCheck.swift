@@ -42,7 +42,12 @@ struct OnlineCheck {
         let http = HTTPClientService(logger: logger)
         let transport = HTTPTransport(client: http.client, userAgent: WatcherVersion.userAgent)
         for entry in providers {
-            let context = PluginContext(http: transport, logger: logger, dataDirectory: config.storage.path)
+            let context = PluginContext(
+                http: transport,
+                logger: logger,
+                dataDirectory: config.storage.path,
+                time: .system
+            )
             do {
                 guard let provider = try entry.plugin.makeChainProvider(context: context) else { continue }
                 let health = try await provider.health()

@@ -23,7 +23,8 @@ struct ProviderSession {
         let context = PluginContext(
             http: HTTPTransport(client: http.client, userAgent: WatcherVersion.userAgent),
             logger: logger,
-            dataDirectory: config.storage.path
+            dataDirectory: config.storage.path,
+            time: .system
         )
         var chain: [String: any ChainProvider] = [:]
         var price: [String: any PriceProvider] = [:]

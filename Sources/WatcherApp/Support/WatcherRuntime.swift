@@ -52,7 +52,8 @@ struct WatcherRuntime {
             context: PluginContext(
                 http: HTTPTransport(client: client, userAgent: WatcherVersion.userAgent),
                 logger: logger,
-                dataDirectory: config.storage.path
+                dataDirectory: config.storage.path,
+                time: time
             ),
             logger: logger,
             metrics: metrics,

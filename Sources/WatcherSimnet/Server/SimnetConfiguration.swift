@@ -63,7 +63,8 @@ public struct SimnetConfiguration: Sendable {
     ///   - chain: full chain parameters; when given, overrides `seed`, `txsPerBlock` and `startHeight`.
     ///   - rateLimits: rate limits per family.
     ///   - initialPrices: starting prices.
-    ///   - clock: the wall clock.
+    ///   - clock: the wall clock by default: the simnet is the independent server whose limits the engine's are
+    ///     checked against, so it keeps real time unless a test hands it a manual clock.
     ///   - logger: the server's logger.
     public init(
         seed: UInt64 = 42,

@@ -45,7 +45,7 @@ public final class FileSink: ManagedSink {
         id: String,
         options: FileSinkPlugin.Options,
         logger: Logger? = nil,
-        time: TimeSource = .system
+        time: TimeSource
     ) throws {
         self.id = id
         self.options = options

@@ -65,6 +65,6 @@ public enum FileSinkPlugin: SinkPlugin {
     )
 
     public static func make(id: String, options: Options, context: PluginContext) throws -> any Sink {
-        try FileSink(id: id, options: options, logger: context.logger)
+        try FileSink(id: id, options: options, logger: context.logger, time: context.time)
     }
 }

@@ -32,7 +32,7 @@ public struct WebhookSink: ManagedSink, SecretBearing {
         options: WebhookSinkPlugin.Options,
         http: any HTTPFetching,
         logger: Logger,
-        time: TimeSource = .system
+        time: TimeSource
     ) {
         self.id = id
         self.options = options

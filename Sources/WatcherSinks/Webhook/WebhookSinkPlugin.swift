@@ -105,6 +105,6 @@ public enum WebhookSinkPlugin: SinkPlugin {
     )
 
     public static func make(id: String, options: Options, context: PluginContext) throws -> any Sink {
-        WebhookSink(id: id, options: options, http: context.http, logger: context.logger)
+        WebhookSink(id: id, options: options, http: context.http, logger: context.logger, time: context.time)
     }
 }

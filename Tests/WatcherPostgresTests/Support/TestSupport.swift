@@ -67,6 +67,7 @@ func worker(_ sink: PostgresSink, _ store: Store, _ signal: LogSignal, counts: T
         signal: signal,
         metrics: WatcherMetrics(factory: counts),
         logger: quietLogger,
+        time: .system,
         pollInterval: .milliseconds(20)
     )
 }

@@ -20,9 +20,9 @@ package func withWebhookSetup(
     }
 }
 
-/// A webhook sink `id` with `options`, over `http`, logging nothing.
+/// A webhook sink `id` with `options`, over `http`, logging nothing, its retries on the wall clock (the receivers').
 package func webhookSink(_ options: WebhookSinkPlugin.Options, _ http: HTTPTransport, id: String = "hook")
     -> WebhookSink
 {
-    WebhookSink(id: id, options: options, http: http, logger: quietLogger)
+    WebhookSink(id: id, options: options, http: http, logger: quietLogger, time: .system)
 }
