@@ -91,8 +91,9 @@ struct DisplayJob: Sendable {
     /// server; ``ChainCapabilities/headerBatch``) and has spare budget: two requests at most instead of one a block,
     /// so a fresh data directory shows its 20 blocks within a second or two even on a budget of 20 a minute. Each
     /// header is checked from the top down against the hash the one above names, as one at a time. `nil` where the
-    /// provider has no batch or a batch failed once (the loop then reads one header at a time, which finds the
-    /// provider's first block); empty where there is nothing to ask now.
+    /// provider has no batch or could not serve one (the loop then reads one header at a time, which finds the
+    /// provider's first block); empty where there is nothing to ask now. A passing failure (429, 5xx, a timeout)
+    /// leaves the batch for the next round.
     private func batch(_ memory: inout ChainMemory, count: Int) async throws -> [BlockHeader]? {
         guard !displayFloor.batchFailed, let first = headerProviders.first,
             let provider = context.chainProviders[first], provider.capabilities.contains(.headerBatch)
@@ -109,8 +110,13 @@ struct DisplayJob: Sendable {
             }
         } catch is CancellationError {
             throw CancellationError()
-        } catch {
-            displayFloor.batchFailed = true
+        } catch let error as ProviderError {
+            switch error {
+            // Passing: the next round asks the batch again.
+            case .rateLimited, .unavailable, .timeout, .transport: break
+            // The provider cannot serve this batch (a height below its first block, an answer it cannot give).
+            default: displayFloor.batchFailed = true
+            }
             throw error
         }
         guard headers.last?.height == top else {
@@ -143,8 +149,8 @@ final class DisplayFloor: Sendable {
         set { value.withLock { $0 = newValue } }
     }
 
-    /// Whether a batch of headers failed once (an error, or a chain that does not reach the missing top): the loop
-    /// reads one header at a time from then on.
+    /// Whether the provider could not serve a batch of headers (a refused or malformed answer, or a chain that does
+    /// not reach the missing top): the loop reads one header at a time from then on.
     var batchFailed: Bool {
         get { failed.withLock { $0 } }
         set { failed.withLock { $0 = newValue } }

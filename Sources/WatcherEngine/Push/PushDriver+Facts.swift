@@ -11,11 +11,13 @@ extension PushDriver {
     /// (`AddressDriver.withUnconfirmedInputs`): a parent among the address's stored transactions answers itself (its
     /// own unconfirmed coins, the common chain of spends); any other costs one transaction lookup on the pushing
     /// provider from spare budget only, at most ``maxParentLookups``. Without parents, or when a lookup cannot tell
-    /// or must wait for budget, the count stays `nil` (unknown, never 0).
-    func withUnconfirmedInputs(_ facts: TxFacts?, address: String) async -> TxFacts? {
+    /// or must wait for budget, the count stays `nil` (unknown, never 0). Nothing is asked when the address holds
+    /// `txid` already (another address's push of the same transaction applied it, or a round read it).
+    func withUnconfirmedInputs(_ facts: TxFacts?, txid: String, address: String) async -> TxFacts? {
         guard var facts, let parents = facts.parents, facts.unconfirmedInputs == nil else { return facts }
         let chain = self.chain
         let stored = try? context.store.read { try $0.addressState(chain: chain, address: address) }
+        guard stored?.txs[txid] == nil else { return facts }
         var confirmedByTxid: [String: Bool] = [:]
         for (txid, tx) in stored?.txs ?? [:] { confirmedByTxid[txid] = tx.blockHeight != nil }
         var lookups = 0

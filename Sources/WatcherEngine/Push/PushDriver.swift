@@ -178,7 +178,7 @@ struct PushDriver: Sendable {
             if let ref = try? walletRef(address) {
                 guard let delta, !confirmed else { continue }
                 do {
-                    let facts = await withUnconfirmedInputs(facts, address: address)
+                    let facts = await withUnconfirmedInputs(facts, txid: txid, address: address)
                     let touched = walletAddresses(of: ref.wallet, deltas ?? [:], pushed: (address, ref, delta))
                     try await applyWallet(ref.wallet, touched, txid: txid, facts: facts)
                 } catch {
@@ -192,7 +192,7 @@ struct PushDriver: Sendable {
             guard let entry = try? book().entries[address] else { continue }
             do {
                 if let delta, !confirmed {
-                    let facts = await withUnconfirmedInputs(facts, address: address)
+                    let facts = await withUnconfirmedInputs(facts, txid: txid, address: address)
                     try await apply(entry, txid: txid, deltaSat: delta, facts: facts)
                 } else {
                     try await poll(reader(for: entry, base: driver), entry)
