@@ -29,6 +29,38 @@ struct EnvironmentTests {
         #expect(try env.read { try $0.get(db, Array("a".utf8)) } == nil)
     }
 
+    /// A CLI opening the store while a starting daemon has created `data.mdb` but not yet written its meta pages
+    /// (0 bytes for a moment) took it for truncated: `watcher requests create` failed so in a gate run. The empty
+    /// file is given a moment to be written; here a writer copies a real store's bytes into it 100 ms after it is
+    /// found empty, and the open succeeds with the store's contents.
+    @Test func anEmptyDataFileBeingWrittenIsWaitedForNotCalledTruncated() throws {
+        let source = try TemporaryDirectory("lmdb-source")
+        let target = try TemporaryDirectory("lmdb-target")
+        defer {
+            source.remove()
+            target.remove()
+        }
+        do {
+            let env = try Environment(path: source.storePath)
+            let db = try #require(try env.openDatabases(["kv"])["kv"])
+            try env.writeSync { txn throws in try txn.put(db, Array("k".utf8), Array("v".utf8)) }
+            env.close()
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source.storePath + "/data.mdb"))
+        try FileManager.default.createDirectory(atPath: target.storePath, withIntermediateDirectories: true)
+        let file = target.storePath + "/data.mdb"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        let writer = Thread {
+            Thread.sleep(forTimeInterval: 0.1)
+            try? bytes.write(to: URL(fileURLWithPath: file))
+        }
+        writer.start()
+        let env = try Environment(path: target.storePath, options: .init(readOnly: true))
+        let db = try #require(try env.openDatabases(["kv"])["kv"])
+        #expect(try env.read { try $0.get(db, Array("k".utf8)) } == Array("v".utf8))
+        env.close()
+    }
+
     /// A reader still running while the daemon stops (a sink's delivery worker) began a transaction on the closed
     /// environment and crashed the process in `mdb_txn_begin` (found by the oracle test through ElectrumX).
     @Test func transactionsOnAClosedEnvironmentThrowInsteadOfCrashing() throws {

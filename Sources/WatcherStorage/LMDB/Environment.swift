@@ -49,7 +49,7 @@ public final class Environment: @unchecked Sendable {
             throw StorageError.missingStore(path: path)
         }
         let dataFile = path + "/data.mdb"
-        let existing = (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) ?? nil
+        let existing = Self.sizeOnceWritten(dataFile)
         if existing == 0 { throw StorageError.truncated(file: dataFile, size: 0, expected: 2 * 4096) }
         let fresh = existing == nil && !options.readOnly
         if !options.readOnly { try LockFile.reserve(directory: path, readers: options.maxReaders, fresh: fresh) }
@@ -92,6 +92,24 @@ public final class Environment: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// The size of `file` (`nil` when it does not exist). An empty file is looked at again for up to
+    /// ``emptyFileWait``: a daemon creating its store has `data.mdb` at 0 bytes until LMDB writes the meta pages a
+    /// moment later, and a CLI opening the store right then (`watcher requests create` as the daemon starts) must not
+    /// take it for truncated. A file still empty after that is (a crash while the store was created).
+    static func sizeOnceWritten(_ file: String) -> Int? {
+        func size() -> Int? { (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil }
+        let deadline = ContinuousClock.now + emptyFileWait
+        var current = size()
+        while current == 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+            current = size()
+        }
+        return current
+    }
+
+    /// How long an empty `data.mdb` is given to get its meta pages (``sizeOnceWritten(_:)``).
+    static let emptyFileWait: Duration = .seconds(2)
 
     /// The raw `MDB_env*`, for benchmarks that compare the wrapper with direct C calls.
     package var rawHandle: OpaquePointer { handle }
