@@ -107,18 +107,19 @@ enum EngineHarness {
     static let followed = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
 
     /// A config of `watches` over one Blockbook provider `bb` (its websocket on, as by default, unless `websocket`
-    /// is false) and `extraProviders`.
+    /// is false; each request given `timeout`) and `extraProviders`.
     static func config(
         _ simnet: Simnet,
         _ data: String,
         watches: String,
         extraProviders: String = "",
-        websocket: Bool = true
+        websocket: Bool = true,
+        timeout: String = "2s"
     ) throws -> WatcherConfig {
         let json = """
             {"storage": {"path": "\(data)"},
              "providers": [{"id": "bb", "type": "blockbook",
-                            "options": {"url": "\(simnet.baseURL)", "timeout": "2s", "websocket": \(websocket)},
+                            "options": {"url": "\(simnet.baseURL)", "timeout": "\(timeout)", "websocket": \(websocket)},
                             "rateLimit": {"requests": 6000, "per": "1m", "burst": 100, "concurrency": 4}}\(extraProviders)],
              "watches": \(watches),
              "sinks": []}
