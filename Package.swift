@@ -148,6 +148,15 @@ let package = Package(
                 .serviceLifecycle,
             ]
         ),
+        // Payment requests and the receive addresses handed out (`wallets next`): the desk the CLI and API write
+        // through, and the job that keeps requests current from what the engine committed (no provider of its own).
+        library(
+            "WatcherRequests",
+            [
+                "WatcherJSON", "WatcherBitcoin", "WatcherCore", "WatcherConfiguration", "WatcherRules",
+                "WatcherEventLog", "WatcherObservability", "WatcherStorage", "WatcherEngine",
+            ]
+        ),
         library(
             "WatcherStatus",
             [
@@ -271,6 +280,7 @@ let package = Package(
                 "WatcherSinks",
                 "WatcherDelivery",
                 "WatcherEngine",
+                "WatcherRequests",
                 "WatcherStatus",
                 "WatcherSimnet",
                 "WatcherPlugins",
@@ -297,7 +307,7 @@ let package = Package(
         executable(
             "watcher-request-bench",
             [
-                "WatcherBitcoin", "WatcherCore", "WatcherEngine", "WatcherEventLog", "WatcherJSON", "WatcherRules",
+                "WatcherBitcoin", "WatcherCore", "WatcherEventLog", "WatcherJSON", "WatcherRequests", "WatcherRules",
                 "WatcherStorage",
             ],
             path: "Benchmarks/RequestBenchmark"
@@ -494,7 +504,8 @@ let package = Package(
                 "WatcherJSON",
                 "WatcherBitcoin",
                 "BlockbookAdapter", "RawAddrAdapter", "WatcherApp", "WatcherConfiguration", "WatcherCore",
-                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherQR", "WatcherRules", "WatcherScheduler",
+                "WatcherEngine", "WatcherHTTP", "WatcherPlugins", "WatcherQR", "WatcherRequests", "WatcherRules",
+                "WatcherScheduler",
                 "WatcherSimnet", "WatcherSinks", "WatcherStorage", "WatcherTestSupport", "WatcherTesting", "watcher",
                 .asyncHTTPClient, .httpTypes,
                 .hummingbird, .hummingbirdWSClient, .logging, .nioCore, .nioHTTP1, .nioWebSocket, .serviceLifecycle,

@@ -1,9 +1,9 @@
 import Foundation
 import WatcherBitcoin
 import WatcherCore
-import WatcherEngine
 import WatcherEventLog
 import WatcherJSON
+import WatcherRequests
 import WatcherRules
 import WatcherStorage
 

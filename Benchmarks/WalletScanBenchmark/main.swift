@@ -133,7 +133,7 @@ let states = try store.read { try $0.walletStates(chain: "btc") }
     var decoding: [Double] = []
     var summary = ""
     for run in 0..<runs {
-        var scan = WalletBlockMatch.Scan(
+        var scan = WalletBlockScan(
             wallets: Dictionary(
                 uniqueKeysWithValues: states.compactMap { state in
                     book.wallets[state.wallet].map { (state.wallet, $0.matching(state)) }
@@ -141,7 +141,7 @@ let states = try store.read { try $0.walletStates(chain: "btc") }
             )
         )
         let started = clock.now
-        let txs = block.map(WalletBlockMatch.matchable)
+        let txs = block.map(WalletBlockScan.matchable)
         let decoded = clock.now
         let found = try WalletBlockMatch.match(txs, &scan, chain: "btc", store: store, book: book)
         times.append(milliseconds(clock.now - started))

@@ -1,5 +1,6 @@
 import WatcherConfiguration
 import WatcherCore
+import WatcherRules
 
 /// The loop beside a scanned chain job that reads the mempool (``MempoolJob``).
 extension Engine {
@@ -21,7 +22,7 @@ extension Engine {
                 wallets: wallets[chain] ?? WalletBook(),
                 scan: scan
             ),
-            memory: MempoolMemory(),
+            memory: Locked(MempoolRecall()),
             push: push,
             every: job.every
         )

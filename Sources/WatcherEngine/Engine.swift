@@ -81,6 +81,8 @@ package struct Engine: Service {
     var books: [String: AddressBookSource] { shared.books }
     /// Per chain: the `wallet` watches.
     let wallets: [String: WalletBook]
+    /// The jobs that ask no provider (payment requests).
+    let localJobs: [any LocalJob]
 
     /// Creates the engine.
     /// - Parameters:
@@ -91,14 +93,17 @@ package struct Engine: Service {
     ///   - selection: which of the plan's jobs it runs.
     ///   - shared: the state of another engine over the same store to share (its ``EngineShared/fits(_:plan:)``
     ///     must hold); `nil`: its own.
+    ///   - localJobs: jobs that ask no provider, run beside the jobs that are not push jobs.
     package init(
         config: WatcherConfig,
         context: EngineContext,
         transitions: AsyncStream<ProviderTransition>,
         settings: Settings = .init(),
         selection: JobSelection = .all,
-        shared: EngineShared? = nil
+        shared: EngineShared? = nil,
+        localJobs: [any LocalJob] = []
     ) {
+        self.localJobs = localJobs
         self.config = config
         self.context = context
         self.transitions = transitions
@@ -136,16 +141,8 @@ package struct Engine: Service {
                 }
                 if selection != .push {
                     group.addTask { await recordTransitions() }
-                    for chain in requestChains {
-                        let metrics = context.metrics
-                        let job = RequestJob(
-                            chain: chain,
-                            log: context.log,
-                            builder: context.events,
-                            now: { [time = context.time] in time.now() },
-                            appended: { $0.forEach { metrics.eventEmitted($0.type) } }
-                        )
-                        group.addTask { try await loop("requests \(chain)", every: RequestJob.every, job.round) }
+                    for job in localJobs {
+                        group.addTask { try await loop(job.name, every: job.every, job.round) }
                     }
                 }
                 // The first failure ends the engine (leaving the group cancels the other jobs); `waitForAll` would
@@ -153,11 +150,6 @@ package struct Engine: Service {
                 while try await group.next() != nil {}
             }
         }
-    }
-
-    /// The chains with a wallet that takes payment requests (a `requests` block).
-    var requestChains: [String] {
-        Set(config.watches.filter { $0.kind == .wallet && $0.requests != nil }.map(\.chain)).sorted()
     }
 
     /// The wake-up that starts a round of `job` early: polled address watches check at once what a new block

@@ -114,7 +114,7 @@ package struct EngineContext: Sendable {
     }
 
     /// The event log the engine appends to.
-    var log: EventLog { EventLog(store: store, signal: signal) }
+    package var log: EventLog { EventLog(store: store, signal: signal) }
 
     /// Commits `body`'s state changes and the events it returns in one write transaction, then wakes the sinks.
     /// - Returns: the events actually appended (facts already logged are refused).

@@ -5,6 +5,7 @@ import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
 import WatcherJSON
+import WatcherRequests
 import WatcherStorage
 
 /// `watcher check`: validates the config, prints it resolved (secrets masked), then the jobs the engine will run

@@ -9,6 +9,7 @@ import WatcherEngine
 import WatcherEventLog
 import WatcherHTTP
 import WatcherObservability
+import WatcherRequests
 import WatcherStatus
 import WatcherStorage
 

@@ -5,6 +5,7 @@ import WatcherCore
 import WatcherEngine
 import WatcherEventLog
 import WatcherJSON
+import WatcherRequests
 import WatcherRules
 import WatcherStatus
 import WatcherStorage

@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 import WatcherCore
 import WatcherRules
 import WatcherScheduler
@@ -19,7 +18,7 @@ struct DisplayJob: Sendable {
     let headerProviders: [String]
     let context: EngineContext
     /// Where the recent blocks shown stop (the provider's first block), and the tip last found complete.
-    let displayFloor = DisplayFloor()
+    let displayFloor = Locked(DisplayFloor())
 
     /// Blocks shown from the first minute (at most `storage.keepHeaders`).
     static let displayedBlocks = 20
@@ -33,10 +32,11 @@ struct DisplayJob: Sendable {
         let chain = self.chain
         let count = min(Self.displayedBlocks, context.keepHeaders)
         let tip = try context.store.read { try $0.tip(chain: chain) }
-        guard let tip, tip != displayFloor.complete else { return }
+        guard let tip, tip != displayFloor.withLock({ $0.complete }) else { return }
         var memory = try context.store.read { try ChainMemory.load($0, chain: chain) }
-        if memory.nextMissingHeader(within: count).map({ $0 <= displayFloor.height ?? Int.min }) ?? true {
-            displayFloor.complete = tip
+        let floor = displayFloor.withLock { $0.height } ?? Int.min
+        if memory.nextMissingHeader(within: count).map({ $0 <= floor }) ?? true {
+            displayFloor.withLock { $0.complete = tip }
             return
         }
         var fetched: [BlockHeader] = []
@@ -46,7 +46,7 @@ struct DisplayJob: Sendable {
                 fetched = batch
             } else {
                 while fetched.count < Self.displayFetchesPerRound, let height = memory.nextMissingHeader(within: count),
-                    height > displayFloor.height ?? Int.min,
+                    height > floor,
                     let provider = headerProviders.first, await context.scheduler.hasSpareBudget(provider)
                 {
                     asked = height
@@ -54,8 +54,7 @@ struct DisplayJob: Sendable {
                         try await $0.block(.height(height))
                     }
                     // Another chain than the one remembered (a reorg under way): the next tip round settles it first.
-                    guard header.height == height, memory.hash(at: height) == header.hash else { break }
-                    memory.record(header)
+                    guard header.height == height, memory.recordDown([header]).count == 1 else { break }
                     fetched.append(header)
                 }
             }
@@ -63,7 +62,7 @@ struct DisplayJob: Sendable {
             throw CancellationError()
         } catch ProviderError.notFound {
             // Below the provider's first block (a pruned node, a simulated chain): never asked again.
-            displayFloor.height = asked ?? displayFloor.height
+            if let asked { displayFloor.withLock { $0.height = asked } }
         } catch {
             context.logger.debug(
                 "recent blocks for display not fetched this round",
@@ -95,13 +94,13 @@ struct DisplayJob: Sendable {
     /// provider's first block); empty where there is nothing to ask now. A passing failure (429, 5xx, a timeout)
     /// leaves the batch for the next round.
     private func batch(_ memory: inout ChainMemory, count: Int) async throws -> [BlockHeader]? {
-        guard !displayFloor.batchFailed, let first = headerProviders.first,
+        guard !displayFloor.withLock({ $0.batchFailed }), let first = headerProviders.first,
             let provider = context.chainProviders[first], provider.capabilities.contains(.headerBatch)
         else { return nil }
         guard let tip = memory.tip, let top = memory.nextMissingHeader(within: count),
             await context.scheduler.hasSpareBudget(first)
         else { return [] }
-        let bottom = max(tip.height - count + 1, displayFloor.height.map { $0 + 1 } ?? 0)
+        let bottom = max(tip.height - count + 1, displayFloor.withLock { $0.height }.map { $0 + 1 } ?? 0)
         guard bottom <= top else { return [] }
         let headers: [BlockHeader]
         do {
@@ -115,50 +114,28 @@ struct DisplayJob: Sendable {
             // Passing: the next round asks the batch again.
             case .rateLimited, .unavailable, .timeout, .transport: break
             // The provider cannot serve this batch (a height below its first block, an answer it cannot give).
-            default: displayFloor.batchFailed = true
+            default: displayFloor.withLock { $0.batchFailed = true }
             }
             throw error
         }
         guard headers.last?.height == top else {
             // The provider's chain does not reach the missing top (its first block is above `bottom`, or it is
             // behind): one at a time from now on.
-            displayFloor.batchFailed = true
+            displayFloor.withLock { $0.batchFailed = true }
             return nil
         }
-        var fetched: [BlockHeader] = []
-        for header in headers.reversed() {
-            // Another chain than the one remembered (a reorg under way): the next tip round settles it first.
-            guard memory.hash(at: header.height) == header.hash else { break }
-            if memory.headers[header.height] == nil { fetched.append(header) }
-            memory.record(header)
-        }
-        return fetched
+        // Another chain than the one remembered (a reorg under way): the next tip round settles it first.
+        return memory.recordDown(headers)
     }
 }
 
 /// What the display loop remembers between rounds: the height at and below which the provider has no block (it
-/// answered "not found"), so it stops there instead of asking again every round, and the tip it last found
-/// complete.
-final class DisplayFloor: Sendable {
-    private let value = Mutex<Int?>(nil)
-    private let done = Mutex<BlockRef?>(nil)
-    private let failed = Mutex(false)
-
-    var height: Int? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
-    }
-
-    /// Whether the provider could not serve a batch of headers (a refused or malformed answer, or a chain that does
-    /// not reach the missing top): the loop reads one header at a time from then on.
-    var batchFailed: Bool {
-        get { failed.withLock { $0 } }
-        set { failed.withLock { $0 = newValue } }
-    }
-
-    /// The stored tip under which nothing was missing at the last look: nothing to read until the tip moves.
-    var complete: BlockRef? {
-        get { done.withLock { $0 } }
-        set { done.withLock { $0 = newValue } }
-    }
+/// answered "not found"), so it stops there instead of asking again every round; whether the provider could not
+/// serve a batch of headers (a refused or malformed answer, or a chain that does not reach the missing top: one
+/// header at a time from then on); and the stored tip under which nothing was missing at the last look (nothing to
+/// read until the tip moves).
+struct DisplayFloor: Sendable {
+    var height: Int?
+    var batchFailed = false
+    var complete: BlockRef?
 }

@@ -31,17 +31,19 @@ extension MempoolJob {
         guard let tipHeight else { return }
         // Asked when first missed: a replacement still in the mempool is named then (once mined, a node without
         // an address index cannot tell who spent an output).
-        for txid in memory.unasked(Set(byTxid.keys)).sorted().prefix(AddressDriver.maxLookups) {
-            memory.remember(txid, spends: try await spendAnswers(outpoints[txid] ?? []))
+        let unasked = memory.withLock { $0.unasked(Set(byTxid.keys)) }
+        for txid in unasked.sorted().prefix(AddressDriver.maxLookups) {
+            let spends = try await spendAnswers(outpoints[txid] ?? [])
+            memory.withLock { $0.remember(txid, spends: spends) }
         }
-        let gone = memory.gone(Set(byTxid.keys), tipHeight: tipHeight)
+        let gone = memory.withLock { $0.gone(Set(byTxid.keys), tipHeight: tipHeight) }
         guard !gone.isEmpty else { return }
         var addresses: [String: [String]] = [:]
         for txid in gone.sorted() {
             for address in byTxid[txid] ?? [] { addresses[address, default: []].append(txid) }
         }
         var spends: [TxOutpoint: OutputSpend] = [:]
-        for txid in gone { spends.merge(memory.spends(of: txid)) { first, _ in first } }
+        for txid in gone { spends.merge(memory.withLock { $0.spends(of: txid) }) { first, _ in first } }
         try await commitGone(addresses, spends: spends)
     }
 

@@ -16,8 +16,8 @@ struct MempoolJob: Sendable {
     let context: EngineContext
     /// What the mempool's transactions are matched against, as a block's are.
     let targets: ScanTargets
-    /// The txids read, in memory.
-    let memory: MempoolMemory
+    /// The txids read, in memory (``MempoolRecall``).
+    let memory: Locked<MempoolRecall>
     /// The push connection's state, when the chain has one: the txids it named.
     let push: PushState?
     /// How often the whole list is read.
@@ -37,15 +37,15 @@ struct MempoolJob: Sendable {
         let followed = try targets.scannedAddresses()
         let walletScan = try targets.walletScan()
         guard !followed.isEmpty || walletScan != nil else { return }
-        if pushed.reconcile || memory.fullDue(now: now, every: every) || pushed.txids.isEmpty {
+        if pushed.reconcile || memory.withLock({ $0.fullDue(now: now, every: every) }) || pushed.txids.isEmpty {
             let txids = try await context.ask(providers, .tip) { try await $0.mempoolTxids() }
-            let known = memory.known
+            let known = memory.withLock { $0.known }
             let fresh = txids.filter { !known.contains($0) }
             try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan)
-            memory.replace(current: Set(txids), at: now)
+            memory.withLock { $0.replace(current: Set(txids), at: now) }
             try await dropGone(current: Set(txids), followed: followed)
         } else {
-            let known = memory.known
+            let known = memory.withLock { $0.known }
             var seen = Set<String>()
             let fresh = pushed.txids.filter { !known.contains($0) && seen.insert($0).inserted }
             try await readMempool(fresh, providers: providers, followed: followed, wallets: walletScan)
@@ -84,7 +84,7 @@ struct MempoolJob: Sendable {
                 facts: Dictionary(read.map { ($0.transaction.txid, $0.facts) }) { first, _ in first }
             )
             if var current = walletScan {
-                matched.wallet = try targets.matchWallets(transactions.map(WalletBlockMatch.matchable), &current)
+                matched.wallet = try targets.matchWallets(transactions.map(WalletBlockScan.matchable), &current)
                 walletScan = current
             }
             // A replacement of a followed transaction retracts it in the same commit.
@@ -92,7 +92,7 @@ struct MempoolJob: Sendable {
             if !matched.isEmpty || !conflicts.isEmpty {
                 try await commitMempool(matched, derived: walletScan?.derived ?? [:], conflicts: conflicts)
             }
-            memory.add(chunk)
+            memory.withLock { $0.add(chunk) }
         }
     }
 }

@@ -9,7 +9,7 @@ extension PushDriver {
 
     /// Where `address` sits in a followed wallet, from the script index.
     func walletRef(_ address: String) throws -> WalletAddressRef? {
-        guard !wallets.wallets.isEmpty, let script = WalletBlockMatch.script(of: address) else { return nil }
+        guard !wallets.wallets.isEmpty, let script = WalletBlockScan.script(of: address) else { return nil }
         let chain = self.chain
         guard let ref = try context.store.read({ try $0.walletScript(chain: chain, script: script) }),
             wallets.wallets[ref.wallet] != nil

@@ -50,7 +50,7 @@ extension ChainDriver {
                         matches[address, default: []] += txs
                     }
                 }
-                if walletScan != nil { walletTxs += answer.transactions.map(WalletBlockMatch.matchable) }
+                if walletScan != nil { walletTxs += answer.transactions.map(WalletBlockScan.matchable) }
                 page += 1
             } while page <= pages
             var block = ScannedBlock(block: header.ref, matches: matches)

@@ -5,13 +5,10 @@ import WatcherRules
 import WatcherStorage
 
 /// What a scanned chain matches its blocks and mempool transactions against: the followed addresses of the scanned
-/// watches and the scanned wallets' script index. The tip job (``ChainDriver``) and the mempool job
-/// (``MempoolJob``) both read it.
-///
-/// Wallets: every output, and every input by its prevout's script, looked up in the script index (one lookup each,
-/// whatever the number of wallets), the windows grown and the batch matched again until nothing new matches.
+/// watches and the scanned wallets' script index (``WalletBlockScan``). The tip job (``ChainDriver``) and the mempool
+/// job (``MempoolJob``) both read it.
 struct ScanTargets: Sendable {
-    typealias WalletScan = WalletBlockMatch.Scan
+    typealias WalletScan = WalletBlockScan
 
     let chain: String
     let context: EngineContext
@@ -50,63 +47,25 @@ struct ScanTargets: Sendable {
     }
 }
 
-/// A block's transactions matched against the scanned wallets: what the chain job does with each block (and what
-/// `watcher-wallet-scan-bench` measures).
+/// A block's transactions matched against the scanned wallets' script index in the store: what the chain job does
+/// with each block (and what `watcher-wallet-scan-bench` measures).
 package enum WalletBlockMatch {
-    /// The scanned wallets' windows as a round carries them from block to block, with the scripts it derived that
-    /// are not in the index yet.
-    package struct Scan: Sendable {
-        package var wallets: [String: WalletMatcher.Wallet]
-        package var derived: [WalletAddressRef: [UInt8]] = [:]
-        package var pending: [[UInt8]: WalletAddressRef] = [:]
-
-        package init(wallets: [String: WalletMatcher.Wallet]) { self.wallets = wallets }
-    }
-
-    /// The scriptPubKey an address pays to (what matching compares), `nil` for text that is no address.
-    package static func script(of address: String?) -> [UInt8]? {
-        address.flatMap(BitcoinAddress.scriptPubKey(fromAddress:))
-    }
-
-    /// A provider's transaction as matching sees it: scripts instead of addresses.
-    package static func matchable(_ tx: ChainTransaction) -> WalletMatcher.Tx {
-        WalletMatcher.Tx(
-            txid: tx.txid,
-            inputs: tx.inputs.map { .init(script: script(of: $0.address), valueSat: $0.valueSat) },
-            outputs: tx.outputs.map { .init(script: script(of: $0.address), valueSat: $0.valueSat) }
-        )
-    }
-
     /// Matches `txs` against the wallets of `walletScan` (the script index in `store`, plus the scripts derived
     /// earlier in the same round), carrying the grown windows and derived scripts in `walletScan`.
     package static func match(
         _ txs: [WalletMatcher.Tx],
-        _ walletScan: inout Scan,
+        _ walletScan: inout WalletBlockScan,
         chain: String,
         store: Store,
         book: WalletBook
     ) throws -> [WalletMatcher.Match] {
-        let pending = walletScan.pending
-        let outcome = try WalletMatcher.match(
+        try walletScan.match(
             txs,
-            wallets: walletScan.wallets,
-            lookup: { scripts in
-                var found = try store.read { try $0.walletScripts(chain: chain, scripts) }
-                for (position, script) in scripts.enumerated() where found[position] == nil {
-                    if let ref = pending[script] { found[position] = ref }
-                }
-                return found
-            },
+            lookup: { scripts in try store.read { try $0.walletScripts(chain: chain, scripts) } },
             derive: { ref in
                 guard let wallet = book.wallets[ref.wallet] else { throw WalletError.noChangeBranch }
                 return try wallet.script(ref.branch, ref.index)
             }
         )
-        walletScan.wallets = outcome.wallets
-        for (ref, script) in outcome.derived {
-            walletScan.derived[ref] = script
-            walletScan.pending[script] = ref
-        }
-        return outcome.matches
     }
 }

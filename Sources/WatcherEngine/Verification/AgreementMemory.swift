@@ -1,57 +1,18 @@
 import Synchronization
 import WatcherRules
 
-/// Confirmations already agreed, by txid and claimed block, for the life of a job: a round whose commit is dropped
-/// (a block arrived meanwhile) and redone does not ask the other providers again, so a confirmed payment costs at
-/// most one request per verifying provider. A withheld claim that every other provider contradicted (another block,
-/// "not found") is remembered until the tip moves, so a lie costs one request per provider per block, not per round;
-/// one that a provider may still catch up with (it has the transaction in its mempool, or gave no answer) is asked
-/// again next round.
-/// The answers are kept with the verdict, so a disagreement whose commit was dropped is announced by the redone
-/// round (the same fact, the same id).
-///
-/// A withheld claim also leaves the providers that already hold its block (``holders(_:tip:onStoredChain:)``): when
-/// the same block is claimed again (the provider that had not mined it yet now claims it itself), they are not asked
-/// again. Their word stands while the tip has not moved, or while the stored chain holds that block; a block
-/// reorged away is asked about afresh.
+/// A job's ``AgreementCache`` (confirmations already agreed, and who holds a withheld claim's block) behind a lock,
+/// for the life of the job: a round whose commit is dropped and redone, and the next rounds, reuse its verdicts
+/// instead of asking the providers again.
 final class AgreementMemory: Sendable {
-    /// An agreed verdict with the answers it came from.
-    struct Entry: Sendable {
-        var said: [Agreement.Said]
-        var verdict: Agreement.Verdict
-        /// For a withheld verdict, the tip height it holds for.
-        var tip: Int?
-    }
+    typealias Entry = AgreementCache.Entry
 
-    /// The answers naming a withheld claim's block, with the tip they were given at.
-    struct Holders: Sendable {
-        var said: [Agreement.Said]
-        var tip: Int?
-    }
+    private let cache = Mutex(AgreementCache())
 
-    private let verdicts = Mutex<[String: Entry]>([:])
-    private let held = Mutex<[String: Holders]>([:])
-    /// Most verdicts kept; past it the memory starts over (a forgotten one costs a request again, nothing more).
-    static let capacity = 10_000
+    static func key(_ txid: String, _ claim: Agreement.Said?) -> String { AgreementCache.key(txid, claim) }
 
-    /// The key of a claim: the txid and the block it names, whoever claims it (a block `agree` providers hold is
-    /// agreed whichever of them claimed it first: the second opinion's claim spares the provider in charge's).
-    static func key(_ txid: String, _ claim: Agreement.Said?) -> String {
-        "\(txid) \(claim.map { Agreement.key($0.answer) } ?? "lookup")"
-    }
+    func entry(_ key: String, tip: Int?) -> Entry? { cache.withLock { $0.entry(key, tip: tip) } }
 
-    /// The verdict remembered for `key` at tip `tip`, with its answers: an agreed one whatever the tip, a withheld
-    /// one while the tip has not moved.
-    func entry(_ key: String, tip: Int?) -> Entry? {
-        verdicts.withLock { verdicts in
-            guard let entry = verdicts[key] else { return nil }
-            return entry.verdict.agreed != nil || entry.tip == tip ? entry : nil
-        }
-    }
-
-    /// Remembers an agreed verdict, or a withheld one every other provider contradicted (at `tip`), with its
-    /// answers; `claimed`: the first answer is the claimant's; `asked` is how many other providers could have
-    /// answered.
     func remember(
         _ key: String,
         _ said: [Agreement.Said],
@@ -60,32 +21,10 @@ final class AgreementMemory: Sendable {
         asked: Int,
         tip: Int?
     ) {
-        if verdict.agreed == nil {
-            if claimed, let claim = said.first, case .block(_, _?, _) = claim.answer {
-                let holders = said.filter { Agreement.same($0.answer, claim.answer) }
-                held.withLock { held in
-                    if held.count >= Self.capacity { held.removeAll() }
-                    held[key] = Holders(said: holders, tip: tip)
-                }
-            }
-            let others = said.dropFirst(claimed ? 1 : 0)
-            let contradicted = others.allSatisfy { $0.answer != .mempool }
-            guard tip != nil, contradicted, others.count >= asked else { return }
-        } else {
-            _ = held.withLock { $0.removeValue(forKey: key) }
-        }
-        verdicts.withLock { verdicts in
-            if verdicts.count >= Self.capacity { verdicts.removeAll() }
-            verdicts[key] = Entry(said: said, verdict: verdict, tip: verdict.agreed == nil ? tip : nil)
-        }
+        cache.withLock { $0.remember(key, said, verdict, claimed: claimed, asked: asked, tip: tip) }
     }
 
-    /// The providers that held the block of a withheld claim `key` (by hash), when asked at tip `tip` or when the
-    /// stored chain holds that block (`onStoredChain`); none otherwise.
     func holders(_ key: String, tip: Int?, onStoredChain: Bool) -> [Agreement.Said] {
-        held.withLock { held in
-            guard let holders = held[key], onStoredChain || holders.tip == tip else { return [] }
-            return holders.said
-        }
+        cache.withLock { $0.holders(key, tip: tip, onStoredChain: onStoredChain) }
     }
 }

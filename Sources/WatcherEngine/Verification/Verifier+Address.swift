@@ -1,49 +1,5 @@
 import WatcherCore
-import WatcherJSON
 import WatcherRules
-
-/// An address history checked against the other providers before the reducer sees it.
-struct VerifiedHistory: Sendable {
-    /// The history with every withheld confirmation turned back into a mempool transaction, and every agreed one
-    /// in the agreed block.
-    var history: [AddressTx]
-    /// Mempool lookups likewise.
-    var lookups: [String: ChainTransaction?]
-    /// The providers that hold each agreed confirmation.
-    var verifiedBy: [String: [String]] = [:]
-    /// Transactions whose confirmation is withheld: the address is read again next round.
-    var withheld: Set<String> = []
-    /// `provider.disagreed` events.
-    var events: [NewEvent] = []
-    /// The provider whose history it is (`data.seenBy` of mempool events).
-    var source: String?
-
-    /// Records on `state` which providers held each agreed confirmation (what a payment request's `verifiedBy`
-    /// names).
-    func stamp(_ state: inout AddressState) {
-        for (txid, by) in verifiedBy where state.txs[txid]?.blockHeight != nil {
-            state.txs[txid]?.verifiedBy = by
-        }
-    }
-
-    /// `events` with `data.verifiedBy` on confirmations and `data.seenBy` on mempool payments, and the
-    /// disagreements after them.
-    func decorate(_ reduced: [NewEvent]) -> [NewEvent] {
-        reduced.map { event in
-            let txid = event.fact.count > 2 ? event.fact[2] : ""
-            switch event.type {
-            case "address.tx.confirmed":
-                guard let by = verifiedBy[txid] else { return event }
-                return event.addingData([.init("verifiedBy", .array(by.map(JSONValue.string)))])
-            case "address.tx.unconfirmed":
-                guard let source else { return event }
-                return event.addingData([.init("seenBy", .array([.string(source)]))])
-            default:
-                return event
-            }
-        } + events
-    }
-}
 
 extension Verifier {
     /// Checks the confirmations `history` (from `source`) would announce: transactions in a block the state does
@@ -64,12 +20,9 @@ extension Verifier {
             let item = history[index]
             guard let height = item.blockHeight else { continue }
             let hash = item.blockHash ?? reducer.blockHashes[height]
-            if let known = stored?.txs[item.txid], known.blockHeight == height,
-                hash == nil || known.blockHash == nil || known.blockHash == hash
-            {
+            if VerifiedHistory.held(item.txid, height: height, hash: hash, in: stored) || (baseline && height < since) {
                 continue
             }
-            if baseline, height < since { continue }
             let claim = source.map { Agreement.Said($0, .block(height: height, hash: hash, deltaSat: item.deltaSat)) }
             let agreed = try await check(
                 claim,
@@ -79,22 +32,12 @@ extension Verifier {
                 reducer,
                 tipHeight: tipHeight
             )
-            if case .block(let height, let hash, _)? = agreed {
-                result.history[index].blockHeight = height
-                result.history[index].blockHash = hash
-            } else {
-                result.history[index].blockHeight = nil
-                result.history[index].blockHash = nil
-            }
+            (result.history[index].blockHeight, result.history[index].blockHash) = VerifiedHistory.block(agreed)
         }
         for txid in lookups.keys.sorted() {
             guard case .some(.some(let tx)) = lookups[txid], let height = tx.blockHeight else { continue }
             // Already held in that block (a confirmed transaction a lagging history left out): nothing new to check.
-            if let known = stored?.txs[txid], known.blockHeight == height,
-                tx.blockHash == nil || known.blockHash == nil || known.blockHash == tx.blockHash
-            {
-                continue
-            }
+            if VerifiedHistory.held(txid, height: height, hash: tx.blockHash, in: stored) { continue }
             let agreed = try await check(
                 nil,
                 txid: txid,
@@ -104,13 +47,7 @@ extension Verifier {
                 tipHeight: tipHeight
             )
             var checked = tx
-            if case .block(let height, let hash, _)? = agreed {
-                checked.blockHeight = height
-                checked.blockHash = hash
-            } else {
-                checked.blockHeight = nil
-                checked.blockHash = nil
-            }
+            (checked.blockHeight, checked.blockHash) = VerifiedHistory.block(agreed)
             result.lookups[txid] = .some(checked)
         }
         return result

@@ -218,4 +218,17 @@ package struct WalletCommit {
             state[branch] = WalletWindow.derived(state[branch], upTo: range.upperBound)
         }
     }
+
+    /// Removes a stored wallet: its scripts (derived again from its stored descriptor), state and addresses.
+    package static func forget(_ state: WalletState, txn: StoreTransaction<WriteTransaction>) throws {
+        if let old = WalletBook.Wallet(stored: state) {
+            for branch in old.branches {
+                guard let last = state[branch].derivedUpTo else { continue }
+                for index in 0...last {
+                    try txn.removeWalletScript(chain: state.chain, script: try old.script(branch, index))
+                }
+            }
+        }
+        try txn.removeWallet(chain: state.chain, wallet: state.wallet)
+    }
 }

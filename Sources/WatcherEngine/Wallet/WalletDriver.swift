@@ -67,7 +67,7 @@ struct WalletDriver: Sendable {
                     "the config describes another wallet under this id; forgetting the old one",
                     metadata: ["wallet": "\(id)"]
                 )
-                try Self.forget(state, txn: txn)
+                try WalletCommit.forget(state, txn: txn)
                 state = wallet.emptyState(chain: chain)
             }
             if state.since == nil { state.since = since }
@@ -76,19 +76,6 @@ struct WalletDriver: Sendable {
             try txn.putWalletState(state)
             return []
         }
-    }
-
-    /// Removes a stored wallet: its scripts (derived again from its stored descriptor), state and addresses.
-    static func forget(_ state: WalletState, txn: StoreTransaction<WriteTransaction>) throws {
-        if let old = WalletBook.Wallet(stored: state) {
-            for branch in old.branches {
-                guard let last = state[branch].derivedUpTo else { continue }
-                for index in 0...last {
-                    try txn.removeWalletScript(chain: state.chain, script: try old.script(branch, index))
-                }
-            }
-        }
-        try txn.removeWallet(chain: state.chain, wallet: state.wallet)
     }
 
     /// One address to observe.

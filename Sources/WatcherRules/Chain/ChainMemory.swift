@@ -46,6 +46,19 @@ public struct ChainMemory: Sendable, Hashable {
         if let parent = header.previousHash { hashes[header.height - 1] = parent }
     }
 
+    /// Records those of `headers` (lowest first) that follow the chain this memory holds, checked from the top down
+    /// against the hash the one above names, up to the first that does not (another chain: a reorg under way).
+    /// - Returns: the ones it held no header for, highest first.
+    public mutating func recordDown(_ headers: [BlockHeader]) -> [BlockHeader] {
+        var added: [BlockHeader] = []
+        for header in headers.reversed() {
+            guard hash(at: header.height) == header.hash else { break }
+            if self.headers[header.height] == nil { added.append(header) }
+            record(header)
+        }
+        return added
+    }
+
     /// The highest height among the newest `count` below the tip that has no header but a known hash, so that a
     /// header fetched for it can be checked against the chain this memory follows; `nil` when there is none.
     ///

@@ -7,6 +7,7 @@ import WatcherEngine
 import WatcherEventLog
 import WatcherJSON
 import WatcherPlugins
+import WatcherRequests
 import WatcherRules
 import WatcherSimnet
 import WatcherStorage

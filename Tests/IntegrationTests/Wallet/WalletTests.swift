@@ -7,6 +7,7 @@ import WatcherCore
 import WatcherEngine
 import WatcherJSON
 import WatcherPlugins
+import WatcherRequests
 import WatcherSimnet
 import WatcherStorage
 import WatcherTesting

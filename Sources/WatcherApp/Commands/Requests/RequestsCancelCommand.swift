@@ -3,6 +3,7 @@ import Foundation
 import WatcherCore
 import WatcherEngine
 import WatcherEventLog
+import WatcherRequests
 import WatcherRules
 import WatcherStorage
 

@@ -4,6 +4,7 @@ import WatcherConfiguration
 import WatcherCore
 import WatcherEngine
 import WatcherJSON
+import WatcherRequests
 import WatcherStorage
 
 /// `watcher wallets next <id>`: hands out the wallet's next receive address, recorded in the store so the window

@@ -5,6 +5,7 @@ import WatcherDelivery
 import WatcherEngine
 import WatcherEventLog
 import WatcherObservability
+import WatcherRequests
 import WatcherScheduler
 import WatcherSinks
 import WatcherStorage
@@ -82,23 +83,25 @@ struct RuntimeFactory: Sendable {
         shared: EngineShared?,
         transitions: AsyncStream<ProviderTransition>? = nil
     ) -> Engine {
-        Engine(
+        let context = EngineContext(
+            store: store,
+            scheduler: providers.scheduler,
+            chainProviders: providers.chain,
+            priceProviders: providers.price,
+            signal: signal,
+            logger: logger,
+            keepHeaders: config.storage.keepHeaders,
+            metrics: metrics,
+            time: time
+        )
+        return Engine(
             config: config,
-            context: EngineContext(
-                store: store,
-                scheduler: providers.scheduler,
-                chainProviders: providers.chain,
-                priceProviders: providers.price,
-                signal: signal,
-                logger: logger,
-                keepHeaders: config.storage.keepHeaders,
-                metrics: metrics,
-                time: time
-            ),
+            context: context,
             transitions: transitions ?? relay.stream(),
             settings: engineSettings,
             selection: selection,
-            shared: shared
+            shared: shared,
+            localJobs: selection == .push ? [] : RequestJob.jobs(config, context: context)
         )
     }
 

@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
+import WatcherConfiguration
 import WatcherCore
+import WatcherEngine
 import WatcherEventLog
 import WatcherJSON
+import WatcherObservability
 import WatcherRules
 import WatcherStorage
 
@@ -16,7 +19,7 @@ import WatcherStorage
 /// The first round (and a round that finds the log trimmed past what it read) reads every request once; later
 /// rounds read only the affected ones, so 10,000 open requests cost a round only what changed
 /// (`docs/benchmarks.md`, "Payment requests").
-package struct RequestJob: Sendable {
+package struct RequestJob: LocalJob {
     /// How often the job looks.
     package static let every: Duration = .seconds(1)
 
@@ -42,6 +45,27 @@ package struct RequestJob: Sendable {
         self.now = now
         self.appended = appended
     }
+
+    /// The jobs of `config`: one per chain with a wallet that takes payment requests (a `requests` block), over the
+    /// engine's store, clock and metrics.
+    package static func jobs(_ config: WatcherConfig, context: EngineContext) -> [RequestJob] {
+        let chains = Set(config.watches.filter { $0.kind == .wallet && $0.requests != nil }.map(\.chain))
+        let metrics = context.metrics
+        return chains.sorted().map { chain in
+            RequestJob(
+                chain: chain,
+                log: context.log,
+                builder: context.events,
+                now: { [time = context.time] in time.now() },
+                appended: { $0.forEach { metrics.eventEmitted($0.type) } }
+            )
+        }
+    }
+
+    /// The name its rounds are logged under.
+    package var name: String { "requests \(chain)" }
+    /// How often the job looks.
+    package var every: Duration { Self.every }
 
     /// What the job knows between rounds: where it read the log to, the tip, each request's address, which
     /// requests wait on the tip, and their deadlines.

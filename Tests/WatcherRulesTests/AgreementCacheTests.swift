@@ -1,22 +1,21 @@
 import Testing
 
-@testable import WatcherEngine
 @testable import WatcherRules
 
-/// ``AgreementMemory``: what a redone or next round may reuse instead of asking again.
-struct AgreementMemoryTests {
+/// ``AgreementCache``: what a redone or next round may reuse instead of asking again.
+struct AgreementCacheTests {
     typealias Said = Agreement.Said
     static let block = Agreement.Answer.block(height: 10, hash: "aa", deltaSat: 1)
 
     @Test func anAgreedVerdictHoldsWhateverTheTip() {
-        let memory = AgreementMemory()
+        var memory = AgreementCache()
         let said = [Said("a", Self.block), Said("b", Self.block)]
         memory.remember("k", said, Agreement.decide(said, agree: 2), claimed: true, asked: 2, tip: 10)
         #expect(memory.entry("k", tip: 11)?.verdict.agreed == Self.block)
     }
 
     @Test func aContradictedClaimIsRememberedUntilTheTipMoves() {
-        let memory = AgreementMemory()
+        var memory = AgreementCache()
         let said = [Said("liar", Self.block), Said("a", .notFound), Said("b", .notFound)]
         memory.remember("k", said, Agreement.decide(said, agree: 2), claimed: true, asked: 2, tip: 10)
         #expect(memory.entry("k", tip: 10)?.said == said)
@@ -24,7 +23,7 @@ struct AgreementMemoryTests {
     }
 
     @Test func aClaimAProviderMayStillCatchUpWithIsAskedAgain() {
-        let memory = AgreementMemory()
+        var memory = AgreementCache()
         let waiting = [Said("a", Self.block), Said("b", .mempool), Said("c", .notFound)]
         memory.remember("w", waiting, Agreement.decide(waiting, agree: 2), claimed: true, asked: 2, tip: 10)
         #expect(memory.entry("w", tip: 10) == nil)
@@ -35,7 +34,7 @@ struct AgreementMemoryTests {
     }
 
     @Test func aWithheldClaimKeepsWhoHoldsItsBlock() {
-        let memory = AgreementMemory()
+        var memory = AgreementCache()
         // b claims a block c holds too, while a (in charge) has not mined it yet.
         let said = [Said("b", Self.block), Said("c", Self.block), Said("a", .mempool)]
         memory.remember("k", said, Agreement.decide(said, agree: 3), claimed: true, asked: 2, tip: 9)
@@ -52,7 +51,7 @@ struct AgreementMemoryTests {
     }
 
     @Test func onlyAnswersNamingTheClaimedBlockByHashAreHolders() {
-        let memory = AgreementMemory()
+        var memory = AgreementCache()
         let other = Agreement.Answer.block(height: 10, hash: "bb", deltaSat: 1)
         let said = [Said("b", Self.block), Said("c", other), Said("a", .notFound)]
         memory.remember("k", said, Agreement.decide(said, agree: 2), claimed: true, asked: 2, tip: 9)

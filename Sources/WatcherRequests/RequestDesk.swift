@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherEngine
 import WatcherEventLog
 import WatcherRules
 import WatcherStorage

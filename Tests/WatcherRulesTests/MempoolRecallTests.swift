@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import WatcherCore
 
-@testable import WatcherEngine
 @testable import WatcherRules
 
 /// The mempool job's memory and its `address.tx.replaced`, on values alone.
-struct MempoolMemoryTests {
+struct MempoolRecallTests {
     @Test func theKnownTxidsArePrunedToTheListAndAWholeReadIsDueOncePerInterval() {
-        let memory = MempoolMemory()
+        var memory = MempoolRecall()
         #expect(memory.fullDue(now: .seconds(0), every: .seconds(2)))
         memory.add(["a", "b", "c"])
         memory.replace(current: ["b", "c", "d"], at: .seconds(0))
@@ -18,7 +17,7 @@ struct MempoolMemoryTests {
     }
 
     @Test func aMissingTransactionIsGoneOnlyOnceTheStoredTipMovedPastWhereItWasMissed() {
-        let memory = MempoolMemory()
+        var memory = MempoolRecall()
         #expect(memory.gone(["x"], tipHeight: 100).isEmpty, "maybe in a block the scan has not stored yet")
         #expect(memory.gone(["x"], tipHeight: 100).isEmpty, "no block scanned since")
         #expect(memory.gone(["x", "y"], tipHeight: 101) == ["x"], "y was missed only now")
@@ -27,7 +26,7 @@ struct MempoolMemoryTests {
     }
 
     @Test func aDroppedTransactionLeavesTheStateWithItsReplacedStep() throws {
-        let entry = AddressBook.Entry(address: "bc1qaddr", thresholds: [1], watch: "shop")
+        let entry = FollowedAddress(address: "bc1qaddr", thresholds: [1], watch: "shop")
         let context = AddressReducer.Context(
             chain: "btc",
             entry: entry,

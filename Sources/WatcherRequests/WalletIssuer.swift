@@ -1,5 +1,6 @@
 import Foundation
 import WatcherCore
+import WatcherEngine
 import WatcherJSON
 import WatcherRules
 import WatcherStorage
@@ -70,7 +71,7 @@ package enum WalletIssuer {
     ) throws -> WalletAddressRef {
         var state = try txn.walletState(chain: chain, wallet: wallet.id) ?? wallet.emptyState(chain: chain)
         if state.descriptor != wallet.normalized {
-            try WalletDriver.forget(state, txn: txn)
+            try WalletCommit.forget(state, txn: txn)
             state = wallet.emptyState(chain: chain)
         }
         let index = WalletWindow.nextToIssue(state.receive)
