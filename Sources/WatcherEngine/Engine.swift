@@ -103,7 +103,6 @@ package struct Engine: Service {
         shared: EngineShared? = nil,
         localJobs: [any LocalJob] = []
     ) {
-        self.localJobs = localJobs
         self.config = config
         self.context = context
         self.transitions = transitions
@@ -116,6 +115,7 @@ package struct Engine: Service {
         self.wallets = Dictionary(
             uniqueKeysWithValues: chains.map { ($0, WalletBook.load(chain: $0, watches: config.watches)) }
         )
+        self.localJobs = localJobs
     }
 
     /// Runs the jobs until cancelled or shut down.

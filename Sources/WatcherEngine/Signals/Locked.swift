@@ -1,7 +1,8 @@
 import Synchronization
 
-/// A value behind a lock, shared by reference between the rounds of one job: the mempool job's ``MempoolRecall``
-/// (the rules decide on the value; this only serializes the access) and the display loop's ``DisplayFloor``.
+/// A value behind a lock, shared by reference between the rounds of one job: an agreeing job's ``AgreementCache``
+/// and the mempool job's ``MempoolRecall`` (the rules decide on the value; this only serializes the access), the
+/// display loop's ``DisplayFloor``.
 final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 

@@ -1,3 +1,4 @@
+import WatcherRules
 import WatcherScheduler
 
 /// How a job reads the confirmations its providers claim: the word of the provider in charge, or held by `agree` of
@@ -8,16 +9,16 @@ enum Reads: Sendable {
     /// The provider in charge alone.
     case single
     /// `agree` providers must hold a confirmation in one block, remembered across the job's rounds.
-    case agreed(Int, AgreementMemory)
+    case agreed(Int, Locked<AgreementCache>)
 
     /// `agreed` for `agree` above 1, else `single`.
     init(agree: Int) {
-        self = agree > 1 ? .agreed(agree, AgreementMemory()) : .single
+        self = agree > 1 ? .agreed(agree, Locked(AgreementCache())) : .single
     }
 
     /// The same reading with a memory of its own (a push reads each change afresh).
     func renewed() -> Reads {
-        if case .agreed(let agree, _) = self { .agreed(agree, AgreementMemory()) } else { .single }
+        if case .agreed(let agree, _) = self { .agreed(agree, Locked(AgreementCache())) } else { .single }
     }
 
     /// Whether confirmations are checked against other providers.

@@ -62,21 +62,21 @@ extension Verifier {
         _ reducer: AddressReducer.Context,
         tipHeight: Int?
     ) async throws -> Agreement.Answer? {
-        let key = AgreementMemory.key(txid, claim)
+        let key = AgreementCache.key(txid, claim)
         let said: [Agreement.Said]
         let verdict: Agreement.Verdict
-        if let known = memory.entry(key, tip: tipHeight) {
+        if let known = memory.withLock({ $0.entry(key, tip: tipHeight) }) {
             (said, verdict) = (known.said, known.verdict)
         } else {
             var onStoredChain = false
             if case .block(let height, let hash?, _)? = claim?.answer {
                 onStoredChain = reducer.blockHashes[height] == hash
             }
-            let holders = memory.holders(key, tip: tipHeight, onStoredChain: onStoredChain)
+            let holders = memory.withLock { $0.holders(key, tip: tipHeight, onStoredChain: onStoredChain) }
             said = try await answers(claim, txid: txid, address: address, holders: holders)
             verdict = Agreement.decide(said, agree: agree)
             let asked = providers.filter { $0 != claim?.provider }.count
-            memory.remember(key, said, verdict, claimed: claim != nil, asked: asked, tip: tipHeight)
+            memory.withLock { $0.remember(key, said, verdict, claimed: claim != nil, asked: asked, tip: tipHeight) }
         }
         let scene = Agreement.Scene(
             chain: reducer.chain,

@@ -16,7 +16,7 @@ struct Verifier: Sendable {
     let context: EngineContext
     let priority: RequestPriority
     /// Verdicts already agreed in earlier rounds of the job.
-    var memory = AgreementMemory()
+    var memory = Locked(AgreementCache())
 
     /// A verifier for a watch with `agree` above 1, else `nil` (today's behaviour: the provider in charge alone).
     init?(providers: [String], agree: Int, context: EngineContext, priority: RequestPriority) {
@@ -31,7 +31,7 @@ struct Verifier: Sendable {
     /// `agree` hold one block.
     /// - Parameters:
     ///   - address: the followed address whose effect is compared, if any.
-    ///   - holders: providers already known to hold the claimed block (``AgreementMemory/holders(_:tip:onStoredChain:)``):
+    ///   - holders: providers already known to hold the claimed block (``AgreementCache/holders(_:tip:onStoredChain:)``):
     ///     their answers are taken as given, not asked again (unless set aside since).
     func answers(_ claim: Agreement.Said?, txid: String, address: String?, holders: [Agreement.Said] = [])
         async throws -> [Agreement.Said]

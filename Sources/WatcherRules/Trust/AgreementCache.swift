@@ -1,5 +1,4 @@
-/// What one job's verdict cache decides, as a value (the job keeps it behind a lock: ``AgreementMemory`` in the
-/// engine).
+/// What one job's verdict cache decides, as a value (the job keeps it behind a lock, the engine's `Locked`).
 ///
 /// Confirmations already agreed, by txid and claimed block, for the life of a job: a round whose commit is dropped
 /// (a block arrived meanwhile) and redone does not ask the other providers again, so a confirmed payment costs at

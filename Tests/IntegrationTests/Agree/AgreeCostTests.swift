@@ -96,7 +96,7 @@ struct AgreeCostTests {
 
     /// A provider that has not mined the block yet keeps a claim withheld (agree 3 of 3), and the claim is read again
     /// every round: only that provider is asked again, not the one that already said it holds the block
-    /// (``AgreementMemory/holders(_:tip:onStoredChain:)``). Before that, p2 was asked every round too.
+    /// (``AgreementCache/holders(_:tip:onStoredChain:)``). Before that, p2 was asked every round too.
     @Test func aProviderThatHoldsTheBlockIsNotAskedAgainWhileAnotherCatchesUp() async throws {
         try await Harness.withThree { simnets, client, data in
             let config = try Self.config(simnets, agree: 3, data: data)
