@@ -103,7 +103,12 @@ extension Engine {
                 providers: job.providers,
                 context: context
             )
-            driver.reads = Reads(agree: config.watches.first { $0.id == watch }?.agree ?? 1)
+            let watchConfig = config.watches.first { $0.id == watch }
+            // `zeroConf.minSeenBy`: a payment in the mempool is asked of the other providers until enough report it.
+            driver.reads = Reads(
+                agree: watchConfig?.agree ?? 1,
+                seenBy: watchConfig?.requests?.zeroConf?.minSeenBy ?? 1
+            )
             switch strategy {
             case .scan:
                 // Payments come with each scanned block; this job checks the history of new window addresses. A

@@ -187,6 +187,8 @@ package struct RequestJob: LocalJob {
     static func nextDeadline(_ request: PaymentRequest, after now: Date) -> Date? {
         switch request.status {
         case .open, .partial: return [request.expiresAt, request.settleBy].filter { $0 > now }.min()
+        // Waiting for another provider to report a payment (`minSeenBy`): look again each round.
+        case .paid where RequestStatusRule.waitsOnSeenBy(request): return now
         case .paid: return request.settleBy > now ? request.settleBy : nil
         case .late: return now.addingTimeInterval(60)  // the late rule reads the price: look again each minute
         default: return nil

@@ -21,6 +21,15 @@ struct AgreeConfigTests {
         )
     }
 
+    /// A wallet watch over the three providers, with `fields`.
+    static func wallet(_ fields: String) -> String {
+        ConfigCheckTests.config(
+            providers: providers,
+            watches:
+                #"[{"id": "w", "type": "wallet", "providers": ["a", "b", "ra"], "xpub": "\#(WalletKeys.zpub)", \#(fields)}]"#
+        )
+    }
+
     static let cases: [ConfigErrorTests.Case] = [
         .init(
             name: "agree 0",
@@ -41,6 +50,26 @@ struct AgreeConfigTests {
             path: "watches[0].strategy",
             message:
                 #"agree above 1 verifies the payments a poll finds; "scan" is not verified yet: use "poll" or "auto""#
+        ),
+        .init(
+            name: "minSeenBy above the providers able to look a transaction up",
+            json: wallet(#""requests": {"zeroConf": {"maxSat": 50000, "minSeenBy": 3}}"#),
+            path: "watches[0].requests.zeroConf.minSeenBy",
+            message: #"minSeenBy 3 needs 3 providers able to look up a transaction; this watch has 2: "a", "b""#
+        ),
+        .init(
+            name: "minSeenBy with a scanned strategy",
+            json: wallet(#""strategy": "scan", "requests": {"zeroConf": {"maxSat": 50000, "minSeenBy": 2}}"#),
+            path: "watches[0].requests.zeroConf.minSeenBy",
+            message:
+                #"minSeenBy is counted on the payments a poll finds; strategy "scan" does not ask the other providers: "#
+                + #"use "poll" or "auto""#
+        ),
+        .init(
+            name: "minSeenBy 0",
+            json: wallet(#""requests": {"zeroConf": {"maxSat": 50000, "minSeenBy": 0}}"#),
+            path: "watches[0].requests.zeroConf.minSeenBy",
+            message: "expected an integer from 1 to 100, got 0"
         ),
         .init(
             name: "maxLag out of range",

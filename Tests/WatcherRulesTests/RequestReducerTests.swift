@@ -235,6 +235,31 @@ struct RequestReducerTests {
         #expect(Self.step(Self.request(due: 60_000, terms: terms), [good], at: 1).0.status == .partial)
     }
 
+    @Test func minSeenByWaitsForEnoughProvidersToReportThePayment() {
+        let policy = RequestTerms.ZeroConf(maxSat: 50_000, allowRbf: true, minSeenBy: 2)
+        let terms = RequestTerms(zeroConf: policy)
+        var one = Self.tx("a", 40_000)
+        one.facts = TxFacts(feeSat: 500, vsize: 141, sequences: [0xffff_ffff], unconfirmedInputs: 0)
+        one.seenBy = ["p1"]
+        let waiting = Self.step(Self.request(terms: terms), [one], at: 1).0
+        #expect((waiting.status, waiting.payments.first?.seenBy) == (.paid, ["p1"]))
+        #expect(RequestStatusRule.waitsOnSeenBy(waiting), "the request job looks again each round")
+        // Nobody asked (a single provider, or records from before): the fact is missing, the condition fails.
+        var unasked = one
+        unasked.seenBy = nil
+        #expect(Self.step(Self.request(terms: terms), [unasked], at: 1).0.status == .paid)
+        // A second provider reports it: settled on the facts, the payment naming both.
+        var two = one
+        two.seenBy = ["p1", "p2"]
+        let settled = Self.step(waiting, [two], at: 2).0
+        #expect((settled.status, settled.policy) == (.settled, "zeroConf"))
+        #expect(settled.payments.first?.seenBy == ["p1", "p2"])
+        #expect(!RequestStatusRule.waitsOnSeenBy(settled))
+        // Confirmed, it settles by confirmations whoever reported it.
+        let confirmed = Self.step(Self.request(terms: terms), [Self.tx("a", 40_000, height: 100)], at: 1).0
+        #expect(confirmed.policy == "confirmations>=1")
+    }
+
     @Test func anUnobservedAddressLosesNoPayment() {
         var (r, _, _) = Self.step(Self.request(), [Self.tx("a", 40_000)], at: 1)
         var types: [String]

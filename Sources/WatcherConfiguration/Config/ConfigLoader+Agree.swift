@@ -5,6 +5,7 @@ import WatcherJSON
 /// transaction, so `agree` can be at most the number of providers that serve transaction lookups.
 extension ConfigLoader {
     func checkAgree(_ watch: WatchConfig, reader: ObjectReader, known: [String: ProviderConfig]) {
+        checkSeenBy(watch, reader: reader, known: known)
         guard watch.agree > 1 else { return }
         let path = reader.path.key("agree")
         let verifying = WatchConfig.verifiers(watch.providers, known: known)
@@ -21,6 +22,30 @@ extension ConfigLoader {
                 reader.path.key("strategy"),
                 "agree above 1 verifies the payments a poll finds; \"\(watch.strategy.rawValue)\" is not verified "
                     + "yet: use \"poll\" or \"auto\""
+            )
+        }
+    }
+}
+
+extension ConfigLoader {
+    /// `requests.zeroConf.minSeenBy` likewise: the other providers are asked for an unconfirmed payment a poll finds.
+    func checkSeenBy(_ watch: WatchConfig, reader: ObjectReader, known: [String: ProviderConfig]) {
+        guard let minimum = watch.requests?.zeroConf?.minSeenBy, minimum > 1 else { return }
+        let path = reader.path.key("requests").key("zeroConf").key("minSeenBy")
+        let verifying = WatchConfig.verifiers(watch.providers, known: known)
+        if minimum > verifying.count {
+            let named = verifying.isEmpty ? "none" : verifying.map { JSONValue.quoted($0) }.joined(separator: ", ")
+            reader.context.error(
+                path,
+                "minSeenBy \(minimum) needs \(minimum) providers able to look up a transaction; this watch has "
+                    + "\(verifying.count): \(named)"
+            )
+        }
+        if watch.strategy == .scan || watch.strategy == .xpub {
+            reader.context.error(
+                path,
+                "minSeenBy is counted on the payments a poll finds; strategy \"\(watch.strategy.rawValue)\" does not "
+                    + "ask the other providers: use \"poll\" or \"auto\""
             )
         }
     }

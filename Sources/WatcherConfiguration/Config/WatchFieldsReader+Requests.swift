@@ -84,10 +84,21 @@ extension WatchFieldsReader {
             doc: "The most inputs spending unconfirmed outputs."
         )
         let feeRate = reader.decimal("minFeeRate", greaterThan: 0, doc: "The lowest fee rate in sat/vB.")
+        let seenBy = reader.int(
+            "minSeenBy",
+            range: 1...100,
+            doc: "The fewest of the watch's providers that must report an unconfirmed payment."
+        )
         reader.finish()
         block.show("zeroConf", reader.resolvedJSON)
         guard let maxSat else { return nil }
-        return .init(maxSat: Int64(maxSat), allowRbf: allowRbf, maxUnconfirmedInputs: inputs, minFeeRate: feeRate)
+        return .init(
+            maxSat: Int64(maxSat),
+            allowRbf: allowRbf,
+            maxUnconfirmedInputs: inputs,
+            minFeeRate: feeRate,
+            minSeenBy: seenBy
+        )
     }
 
     private func readLate(_ block: ObjectReader) -> RequestTerms.Late {
@@ -113,5 +124,6 @@ extension WatchFieldsReader {
     static let requestsDoc =
         "Payment requests on this wallet (wallet watches): expires, settleBy, confirmations, tolerance, zeroConf, "
         + "late, rate, gapWarn; {} for the defaults."
-    static let zeroConfDoc = "When an unconfirmed payment settles: maxSat, allowRbf, maxUnconfirmedInputs, minFeeRate."
+    static let zeroConfDoc =
+        "When an unconfirmed payment settles: maxSat, allowRbf, maxUnconfirmedInputs, minFeeRate, minSeenBy."
 }

@@ -23,6 +23,9 @@ public struct AddressState: Sendable, Hashable, Codable {
         public var facts: TxFacts?
         /// Under `agree`, the providers that held its confirmation in its block when it was confirmed.
         public var verifiedBy: [String]?
+        /// Where the watch asks the other providers about unconfirmed transactions (`agree`, `zeroConf.minSeenBy`),
+        /// those that reported it while it was unconfirmed (in their mempool or a block), the one in charge first.
+        public var seenBy: [String]?
 
         /// Creates a tracked transaction.
         public init(

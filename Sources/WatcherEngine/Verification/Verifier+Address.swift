@@ -34,6 +34,15 @@ extension Verifier {
             )
             (result.history[index].blockHeight, result.history[index].blockHash) = VerifiedHistory.block(agreed)
         }
+        // Payments in the mempool, where the watch wants more than the provider in charge to report them
+        // (`zeroConf.minSeenBy`): asked of the others until enough have, each round while short.
+        if seenBy > 1, let source {
+            for item in history where item.blockHeight == nil && item.deltaSat > 0 {
+                let known = stored?.txs[item.txid]?.seenBy ?? []
+                guard Set(known + [source]).count < seenBy else { continue }
+                result.seenBy[item.txid] = try await seen(item.txid, known: [source] + known.filter { $0 != source })
+            }
+        }
         for txid in lookups.keys.sorted() {
             guard case .some(.some(let tx)) = lookups[txid], let height = tx.blockHeight else { continue }
             // Already held in that block (a confirmed transaction a lagging history left out): nothing new to check.

@@ -13,16 +13,19 @@ struct Verifier: Sendable {
     let providers: [String]
     /// Providers that must agree.
     let agree: Int
+    /// Providers that must report an unconfirmed payment (1: the others are not asked).
+    let seenBy: Int
     let context: EngineContext
     let priority: RequestPriority
     /// Verdicts already agreed in earlier rounds of the job.
     var memory = Locked(AgreementCache())
 
-    /// A verifier for a watch with `agree` above 1, else `nil` (today's behaviour: the provider in charge alone).
-    init?(providers: [String], agree: Int, context: EngineContext, priority: RequestPriority) {
-        guard agree > 1 else { return nil }
+    /// A verifier for a watch with `agree` or `seenBy` above 1, else `nil` (the provider in charge alone).
+    init?(providers: [String], agree: Int, seenBy: Int = 1, context: EngineContext, priority: RequestPriority) {
+        guard agree > 1 || seenBy > 1 else { return nil }
         self.providers = context.providers(providers, serving: .transaction)
         self.agree = agree
+        self.seenBy = seenBy
         self.context = context
         self.priority = priority
     }
@@ -67,6 +70,29 @@ struct Verifier: Sendable {
             }
         }
         return said
+    }
+
+    /// The providers that report `txid` (in their mempool or a block): `known` first, then the others asked in the
+    /// watch's order until `seenBy` have (one request each; one that cannot answer now, or a provider set aside,
+    /// counts as not reporting it, and is asked again next round).
+    func seen(_ txid: String, known: [String]) async throws -> [String] {
+        var seen = known
+        for id in providers where !seen.contains(id) {
+            guard seen.count < seenBy else { break }
+            if await context.scheduler.isSetAside(id) { continue }
+            do {
+                _ = try await context.ask([id], priority) { try await $0.transaction(txid) }
+                seen.append(id)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                context.logger.debug(
+                    "a provider does not report an unconfirmed payment",
+                    metadata: ["provider": "\(id)", "txid": "\(txid)", "error": "\(error)"]
+                )
+            }
+        }
+        return seen
     }
 
     /// A provider's transaction as an answer: its block, and its effect on `address` when every input that

@@ -132,6 +132,7 @@ public enum RequestEvents {
             .init("firstSeenAt", .string(ISO8601Time.stringWithMilliseconds(payment.firstSeenAt))),
             .init("replacedBy", .optional(payment.replacedBy)),
             .init("verifiedBy", payment.verifiedBy.map { .array($0.map(JSONValue.string)) } ?? .null),
+            .init("seenBy", payment.seenBy.map { .array($0.map(JSONValue.string)) } ?? .null),
             .init("feeRate", .optional(facts?.feeRate)),
             .init("feeSat", .integer(facts?.feeSat)),
             .init("vsize", .integer(facts?.vsize)),

@@ -90,6 +90,7 @@ public enum RequestReducer {
                 request.payments[index].spends = request.payments[index].spends ?? tx.spends
                 request.payments[index].facts = request.payments[index].facts ?? tx.facts
                 request.payments[index].verifiedBy = tx.blockHeight == nil ? nil : tx.verifiedBy
+                request.payments[index].seenBy = tx.seenBy ?? request.payments[index].seenBy
                 if request.payments[index].state == .replaced {
                     request.payments[index].state = .counted
                     request.payments[index].replacedBy = nil
@@ -108,6 +109,7 @@ public enum RequestReducer {
                 spends: tx.spends
             )
             payment.verifiedBy = tx.verifiedBy
+            payment.seenBy = tx.seenBy
             request.payments.append(payment)
             pending.append(.init(kind: .paymentSeen, fact: [tx.txid], payment: tx.txid))
         }

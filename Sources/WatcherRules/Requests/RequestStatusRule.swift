@@ -78,7 +78,22 @@ public enum RequestStatusRule {
                 Decimal(fee) / Decimal(vsize) >= minimum
             else { return false }
         }
-        return true
+        return seenEnough(payment, policy)
+    }
+
+    /// Whether enough providers reported the payment for `minSeenBy` (always, without it).
+    public static func seenEnough(_ payment: RequestPayment, _ policy: RequestTerms.ZeroConf) -> Bool {
+        guard let minimum = policy.minSeenBy, minimum > 1 else { return true }
+        return Set(payment.seenBy ?? []).count >= minimum
+    }
+
+    /// Whether `request` is paid and would settle unconfirmed but for `minSeenBy`: its status may change with no
+    /// event of its address (another provider reports the payment), so the request job looks again each round.
+    public static func waitsOnSeenBy(_ request: PaymentRequest) -> Bool {
+        guard request.status == .paid, let policy = request.terms.zeroConf, (policy.minSeenBy ?? 1) > 1 else {
+            return false
+        }
+        return request.payments.contains { $0.state == .counted && $0.blockHeight == nil && !seenEnough($0, policy) }
     }
 
     /// Whether a late request settles by rule: `late.accept`, within the window after expiry, and for a fiat

@@ -10,6 +10,8 @@ package struct VerifiedHistory: Sendable {
     package var lookups: [String: ChainTransaction?]
     /// The providers that hold each agreed confirmation.
     package var verifiedBy: [String: [String]] = [:]
+    /// The providers that reported each unconfirmed payment asked about (`zeroConf.minSeenBy`), the source first.
+    package var seenBy: [String: [String]] = [:]
     /// Transactions whose confirmation is withheld: the address is read again next round.
     package var withheld: Set<String> = []
     /// `provider.disagreed` events.
@@ -39,10 +41,13 @@ package struct VerifiedHistory: Sendable {
     }
 
     /// Records on `state` which providers held each agreed confirmation (what a payment request's `verifiedBy`
-    /// names).
+    /// names), and which reported each unconfirmed payment asked about (its `seenBy`).
     package func stamp(_ state: inout AddressState) {
         for (txid, by) in verifiedBy where state.txs[txid]?.blockHeight != nil {
             state.txs[txid]?.verifiedBy = by
+        }
+        for (txid, by) in seenBy where state.txs[txid] != nil {
+            state.txs[txid]?.seenBy = by
         }
     }
 
@@ -56,8 +61,8 @@ package struct VerifiedHistory: Sendable {
                 guard let by = verifiedBy[txid] else { return event }
                 return event.addingData([.init("verifiedBy", .array(by.map(JSONValue.string)))])
             case "address.tx.unconfirmed":
-                guard let source else { return event }
-                return event.addingData([.init("seenBy", .array([.string(source)]))])
+                guard let by = seenBy[txid] ?? source.map({ [$0] }) else { return event }
+                return event.addingData([.init("seenBy", .array(by.map(JSONValue.string)))])
             default:
                 return event
             }

@@ -156,6 +156,9 @@ public struct RequestPayment: Sendable, Hashable, Codable {
     public var spends: [TxOutpoint]?
     /// Under `agree`, the providers that held its confirmation.
     public var verifiedBy: [String]?
+    /// Where the watch asks for it (`zeroConf.minSeenBy`, or `agree`), the providers that reported it while it was
+    /// unconfirmed, in their mempool or a block. Absent where nobody asked, and from records stored before.
+    public var seenBy: [String]?
 
     /// Creates a payment.
     public init(

@@ -15,13 +15,22 @@ public struct RequestTerms: Sendable, Hashable, Codable {
         public var maxUnconfirmedInputs: Int
         /// The lowest fee rate in sat/vB, when set.
         public var minFeeRate: Decimal?
+        /// The fewest of the watch's providers that must report the payment (in their mempool or a block), when set.
+        public var minSeenBy: Int?
 
         /// Creates a policy.
-        public init(maxSat: Int64, allowRbf: Bool = false, maxUnconfirmedInputs: Int = 0, minFeeRate: Decimal? = nil) {
+        public init(
+            maxSat: Int64,
+            allowRbf: Bool = false,
+            maxUnconfirmedInputs: Int = 0,
+            minFeeRate: Decimal? = nil,
+            minSeenBy: Int? = nil
+        ) {
             self.maxSat = maxSat
             self.allowRbf = allowRbf
             self.maxUnconfirmedInputs = maxUnconfirmedInputs
             self.minFeeRate = minFeeRate
+            self.minSeenBy = minSeenBy
         }
     }
 
