@@ -68,20 +68,12 @@ extension AddressDriver {
                     after: after
                 )
             }
-            guard let history = read.history, Self.confirmsAnew(history, stored: stored) else { return read }
+            guard let history = read.history, AddressReducer.confirmsAnew(history, stored: stored) else { return read }
             let again = try await fetchSummaries([address])[address] ?? summary
             read.summary = again
             if again == summary { return read }
             summary = again
         }
         throw AddressKeptChanging(address: address, reads: Self.maxSettleReads)
-    }
-
-    /// Whether `history` has a transaction in a block that `stored` does not hold it in.
-    static func confirmsAnew(_ history: [AddressTx], stored: AddressState?) -> Bool {
-        history.contains { tx in
-            guard let hash = tx.blockHash else { return false }
-            return stored?.txs[tx.txid]?.blockHash != hash
-        }
     }
 }

@@ -48,25 +48,8 @@ struct Verifier: Sendable {
             guard Agreement.needed(said, agree: agree) else { break }
             // Lagging or on another chain (``TipAgreement``): not asked, its word left out of confirmations.
             if await context.scheduler.isSetAside(id) { continue }
-            do {
-                let tx = try await context.ask([id], priority) { provider in
-                    // Asked about the claimed block where there is one: a node without txindex finds the
-                    // transaction by block, and an Electrum server proves it with a merkle branch.
-                    guard case .block(let height, let hash?, _) = claim?.answer else {
-                        return try await provider.transaction(txid)
-                    }
-                    return try await provider.confirmation(of: txid, inBlock: hash, height: height)
-                }
-                said.append(Agreement.Said(id, Self.answer(tx, address: address)))
-            } catch ProviderError.notFound {
-                said.append(Agreement.Said(id, .notFound))
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                context.logger.debug(
-                    "no answer for a verification",
-                    metadata: ["provider": "\(id)", "txid": "\(txid)", "error": "\(error)"]
-                )
+            if let answer = try await ask(id, txid: txid, claim: claim, address: address) {
+                said.append(Agreement.Said(id, answer))
             }
         }
         return said
@@ -80,31 +63,37 @@ struct Verifier: Sendable {
         for id in providers where !seen.contains(id) {
             guard seen.count < seenBy else { break }
             if await context.scheduler.isSetAside(id) { continue }
-            do {
-                _ = try await context.ask([id], priority) { try await $0.transaction(txid) }
+            if let answer = try await ask(id, txid: txid, claim: nil, address: nil), answer != .notFound {
                 seen.append(id)
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                context.logger.debug(
-                    "a provider does not report an unconfirmed payment",
-                    metadata: ["provider": "\(id)", "txid": "\(txid)", "error": "\(error)"]
-                )
             }
         }
         return seen
     }
 
-    /// A provider's transaction as an answer: its block, and its effect on `address` when every input that
-    /// spends from the address carries its value.
-    static func answer(_ tx: ChainTransaction, address: String?) -> Agreement.Answer {
-        guard let height = tx.blockHeight else { return .mempool }
-        var delta: Int64?
-        if let address {
-            let received = tx.outputs.filter { $0.address == address }.reduce(Int64(0)) { $0 + $1.valueSat }
-            let spent = tx.inputs.filter { $0.address == address }.reduce(Int64(0)) { $0 + $1.valueSat }
-            delta = received - spent
+    /// What provider `id` says of `txid` (asked about the claimed block where there is one: a node without txindex
+    /// finds the transaction by block, and an Electrum server proves it with a merkle branch); `nil` when it cannot
+    /// answer now.
+    private func ask(_ id: String, txid: String, claim: Agreement.Said?, address: String?) async throws
+        -> Agreement.Answer?
+    {
+        do {
+            let tx = try await context.ask([id], priority) { provider in
+                guard case .block(let height, let hash?, _) = claim?.answer else {
+                    return try await provider.transaction(txid)
+                }
+                return try await provider.confirmation(of: txid, inBlock: hash, height: height)
+            }
+            return Agreement.answer(tx, address: address)
+        } catch ProviderError.notFound {
+            return .notFound
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.debug(
+                "no answer about a transaction",
+                metadata: ["provider": "\(id)", "txid": "\(txid)", "error": "\(error)"]
+            )
+            return nil
         }
-        return .block(height: height, hash: tx.blockHash, deltaSat: delta)
     }
 }

@@ -25,24 +25,6 @@ extension WalletDriver {
         }
     }
 
-    /// The gap to ask so that the provider's window (its last confirmed used index, 0 when none, plus the gap)
-    /// reaches every address of the wallet's window, issued ones included.
-    static func requestGap(_ state: WalletState, wallet: WalletBook.Wallet, known: [AddressState]) -> Int {
-        var gap = wallet.gap
-        for branch in wallet.branches {
-            guard let upTo = state[branch].derivedUpTo else { continue }
-            let confirmed = known.compactMap { stored -> Int? in
-                // Used in a block: a confirmed transaction known, or a confirmed count (settled ones are pruned).
-                guard let ref = stored.wallet, ref.branch == branch,
-                    stored.txs.values.contains(where: { $0.blockHeight != nil }) || (stored.summary?.txCount ?? 0) > 0
-                else { return nil }
-                return ref.index
-            }
-            gap = max(gap, upTo - max(0, confirmed.max() ?? 0))
-        }
-        return min(10_000, gap)
-    }
-
     /// One summary (with its pages) and its commit.
     /// - Returns: whether the window grew past what the provider derived, so that another summary must be read.
     func xpubPass() async throws -> Bool {
@@ -51,7 +33,7 @@ extension WalletDriver {
         let read = try storedView()
         guard let state = read.0, state.descriptor == wallet.normalized else { return false }
         let known = read.1
-        let gap = Self.requestGap(state, wallet: wallet, known: known)
+        let gap = WalletWindow.requestGap(state, wallet: wallet, known: known)
         let (pages, complete) = try await summaryPages(gap: gap, known: known, tipHeight: read.2?.height)
         var unconfirmedKnown: [String: WalletAddressRef] = [:]
         for stored in known where stored.txs.values.contains(where: { $0.blockHeight == nil }) {
