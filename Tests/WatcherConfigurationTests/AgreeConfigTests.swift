@@ -96,6 +96,24 @@ struct AgreeConfigTests {
         #expect(!plain.resolved.serialized().contains("agree"))
     }
 
+    @Test func checkPrintsWhatMinSeenByCosts() throws {
+        let json = ConfigCheckTests.config(
+            providers: Self.providers,
+            watches: #"[{"id": "w", "type": "wallet", "providers": ["a", "b"], "xpub": "\#(WalletKeys.zpub)", "#
+                + #""strategy": "poll", "requests": {"zeroConf": {"maxSat": 50000, "minSeenBy": 2}}}]"#
+        )
+        let config = try ConfigLoader(registry: .builtIn, environment: [:]).load(bytes: Array(json.utf8))
+        #expect(config.watches[0].requests?.zeroConf?.minSeenBy == 2)
+        let job = try #require(JobPlan(config: config).jobs.first { $0.detail.contains("minSeenBy") })
+        #expect(
+            job.detail.hasSuffix(
+                "; zeroConf.minSeenBy 2 of a, b: a mempool payment settles unconfirmed once 2 of them report it; "
+                    + "extra cost at most 1 request per mempool payment per poll while fewer do"
+            ),
+            "\(job.detail)"
+        )
+    }
+
     @Test func checkPrintsTheExtraCost() throws {
         let loader = ConfigLoader(registry: .builtIn, environment: [:])
         let config = try loader.load(bytes: Array(Self.watch(#""agree": 2"#).utf8))

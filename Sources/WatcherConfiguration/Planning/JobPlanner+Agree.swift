@@ -6,7 +6,7 @@ extension JobPlanner {
     /// asked by txid of the other verifying providers, in order, until `agree` hold it in the same block: at most
     /// one request per confirmed payment per verifying provider, and none for mempool payments.
     func agreeText(_ watch: WatchConfig) -> String {
-        guard watch.agree > 1 else { return "" }
+        guard watch.agree > 1 else { return seenByText(watch) }
         let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
         let verifiers = WatchConfig.verifiers(watch.providers, known: known)
         let others = max(0, verifiers.count - 1)
@@ -15,7 +15,18 @@ extension JobPlanner {
             + "request\(others == 1 ? "" : "s") per confirmed payment (1 per confirmed payment per verifying "
             + "provider), none for mempool payments\(secondOpinionText(watch)); the chain's tip is asked of each of "
             + "them every round (the tip \(watch.agree) share counts confirmations), and providers more than "
-            + "\(watch.maxLag) blocks behind or on another chain are set aside"
+            + "\(watch.maxLag) blocks behind or on another chain are set aside" + seenByText(watch)
+    }
+
+    /// `; zeroConf.minSeenBy 2 of bb1, bb2, bb3: …` for a wallet whose requests ask it, else empty.
+    func seenByText(_ watch: WatchConfig) -> String {
+        guard let minimum = watch.requests?.zeroConf?.minSeenBy, minimum > 1 else { return "" }
+        let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
+        let verifiers = WatchConfig.verifiers(watch.providers, known: known)
+        let others = max(0, verifiers.count - 1)
+        return "; zeroConf.minSeenBy \(minimum) of \(verifiers.joined(separator: ", ")): a mempool payment settles "
+            + "unconfirmed once \(minimum) of them report it; extra cost at most \(others) "
+            + "request\(others == 1 ? "" : "s") per mempool payment per poll while fewer do"
     }
 }
 
