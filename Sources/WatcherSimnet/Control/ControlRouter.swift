@@ -2,10 +2,10 @@ import Foundation
 import WatcherCore
 import WatcherJSON
 
-/// The JSON control API under `/control/`: thin wrappers over ``SimnetEngine``. Bad input answers
+/// The JSON control API under `/control/`: thin wrappers over ``SimnetWorld``. Bad input answers
 /// 400 `{"error":"…"}`; unknown endpoints 404; wrong methods 405.
 struct ControlRouter: Sendable {
-    let engine: SimnetEngine
+    let world: SimnetWorld
 
     private struct MineRequest: Decodable { var count: Int? }
     private struct TxRequest: Decodable {
@@ -60,23 +60,23 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/reorg"): return try reorg(body)
             case ("POST", "/control/replace"):
                 let request = try decode(ReplaceRequest.self, body)
-                let tx = try engine.replace(request.txid, payTo: try request.payTo.map(address))
+                let tx = try world.replace(request.txid, payTo: try request.payTo.map(address))
                 return .json(.object([.init("txid", .string(tx.txid))]))
             case ("POST", "/control/evict"):
-                let gone = try engine.evict(decode(EvictRequest.self, body).txid)
+                let gone = try world.evict(decode(EvictRequest.self, body).txid)
                 return .json(.object([.init("evicted", .array(gone.map { .string($0) }))]))
             case ("POST", "/control/price"): return try setPrices(body)
-            case ("GET", "/control/price"): return prices(engine.snapshot().prices)
+            case ("GET", "/control/price"): return prices(world.snapshot().prices)
             case ("POST", "/control/ratelimit"): return try rateLimit(body)
             case ("POST", "/control/faults"): return try faults(body)
             case ("POST", "/control/hide"): return try hide(body)
-            case ("GET", "/control/stats"): return .json(engine.stats().json)
+            case ("GET", "/control/stats"): return .json(world.stats().json)
             case ("POST", "/control/stats/reset"):
-                engine.resetStats()
+                world.resetStats()
                 return .json(.object([]))
             case ("GET", "/control/addresses"): return addresses()
-            case ("GET", "/control/tip"): return .json(Self.ref(engine.snapshot().chain.tip))
-            case ("GET", "/control/bitcoind"): return .json(Self.node(engine.node.currentSettings))
+            case ("GET", "/control/tip"): return .json(Self.ref(world.snapshot().chain.tip))
+            case ("GET", "/control/bitcoind"): return .json(Self.node(world.node.currentSettings))
             case ("POST", "/control/bitcoind"): return try node(body)
             case ("GET", "/control/zmq"): return zmq()
             case ("POST", "/control/zmq"): return try zmq(body)
@@ -114,13 +114,13 @@ struct ControlRouter: Sendable {
     }
 
     private func mine(_ body: [UInt8]) throws -> SimReply {
-        let blocks = try engine.mine(count: decode(MineRequest.self, body).count ?? 1)
+        let blocks = try world.mine(count: decode(MineRequest.self, body).count ?? 1)
         return .json(.object([.init("blocks", .array(blocks.map(Self.ref)))]))
     }
 
     func address(_ text: String) throws -> SimAddress {
         do {
-            return try SimAddressParser.decode(text, network: engine.network)
+            return try SimAddressParser.decode(text, network: world.network)
         } catch {
             throw BadRequest(message: "invalid address \(text): \(error)")
         }
@@ -133,7 +133,7 @@ struct ControlRouter: Sendable {
         let from = try request.from.map(parse)
         let change = try request.change.map(parse)
         if change != nil, from == nil { throw BadRequest(message: "change needs from") }
-        let tx = try engine.pay(
+        let tx = try world.pay(
             to: address,
             amountSat: request.amountSat,
             from: from,
@@ -154,12 +154,12 @@ struct ControlRouter: Sendable {
         case (nil, _?): throw BadRequest(message: "txid must be 64 hex digits")
         default: throw BadRequest(message: "give one of address or txid")
         }
-        let hidden = engine.hide(what, request.hidden ?? true)
+        let hidden = world.hide(what, request.hidden ?? true)
         return .json(.object([.init("hidden", .array(hidden.sorted().map(JSONValue.string)))]))
     }
 
     private func reorg(_ body: [UInt8]) throws -> SimReply {
-        let replaced = try engine.reorg(depth: decode(ReorgRequest.self, body).depth)
+        let replaced = try world.reorg(depth: decode(ReorgRequest.self, body).depth)
         let rows: [JSONValue] = replaced.map {
             .object([
                 .init("height", .integer($0.height)),
@@ -180,8 +180,8 @@ struct ControlRouter: Sendable {
             guard value > 0 else { throw BadRequest(message: "price for \(code) must be positive") }
             prices[currency] = value
         }
-        _ = engine.setPrices(prices)
-        return self.prices(engine.snapshot().prices)
+        _ = world.setPrices(prices)
+        return self.prices(world.snapshot().prices)
     }
 
     private func prices(_ model: PriceModel) -> SimReply {
@@ -205,7 +205,7 @@ struct ControlRouter: Sendable {
             throw BadRequest(message: "per must be a duration such as 1m or 10s")
         }
         let limit = RateLimit(requests: request.requests, per: per, burst: request.burst ?? request.requests)
-        engine.setRateLimit(request.requests == 0 ? nil : limit, for: family)
+        world.setRateLimit(request.requests == 0 ? nil : limit, for: family)
         return .json(
             .object([
                 .init("family", .string(family.rawValue)),
@@ -239,7 +239,7 @@ struct ControlRouter: Sendable {
             timeout: try duration(request.timeout, default: .seconds(300)),
             slowDuration: try duration(request.slow, default: .seconds(5))
         )
-        engine.setFaults(configuration, for: family)
+        world.setFaults(configuration, for: family)
         return .json(
             .object([
                 .init("family", .string(family.rawValue)),
@@ -258,7 +258,7 @@ struct ControlRouter: Sendable {
     /// Changes only the switches the body names.
     private func node(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(NodeRequest.self, body)
-        var settings = engine.node.currentSettings
+        var settings = world.node.currentSettings
         if let warmup = request.warmup { settings.warmup = warmup }
         if let message = request.warmupMessage {
             guard !message.isEmpty else { throw BadRequest(message: "warmupMessage must not be empty") }
@@ -273,10 +273,10 @@ struct ControlRouter: Sendable {
             }
             settings.chain = chain
         }
-        engine.node.set(settings)
+        world.node.set(settings)
         if request.rotateCookie == true {
             do {
-                try engine.node.rotateCookie()
+                try world.node.rotateCookie()
             } catch {
                 throw BadRequest(message: "cannot write the cookie file: \(error)")
             }
@@ -292,16 +292,16 @@ struct ControlRouter: Sendable {
     /// `{"topic": "sequence", "skip": 2}`: the next two counters of the topic are never sent (simulated loss).
     private func zmq(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(ZMQRequest.self, body)
-        guard engine.zmq.isOn else { throw BadRequest(message: "ZMQ is off (start the simnet with --zmq-port)") }
+        guard world.zmq.isOn else { throw BadRequest(message: "ZMQ is off (start the simnet with --zmq-port)") }
         guard ["hashblock", "sequence"].contains(request.topic) else {
             throw BadRequest(message: "topic must be hashblock or sequence")
         }
-        engine.zmq.skip(topic: request.topic, count: request.skip)
+        world.zmq.skip(topic: request.topic, count: request.skip)
         return zmq()
     }
 
     private func zmq() -> SimReply {
-        .json(.object([.init("endpoint", engine.zmq.endpoint.map { .string($0) } ?? .null)]))
+        .json(.object([.init("endpoint", world.zmq.endpoint.map { .string($0) } ?? .null)]))
     }
 
     static func node(_ settings: NodeSettings) -> JSONValue {
@@ -316,8 +316,8 @@ struct ControlRouter: Sendable {
     }
 
     private func addresses() -> SimReply {
-        let world = engine.snapshot()
-        let rows: [JSONValue] = world.chain.truths().map { truth in
+        let state = world.snapshot()
+        let rows: [JSONValue] = state.chain.truths().map { truth in
             .object([
                 .init("address", .string(truth.address)),
                 .init("kind", .string(truth.kind.rawValue)),
@@ -333,6 +333,6 @@ struct ControlRouter: Sendable {
                 .init("unspentOutputCount", .integer(truth.unspentOutputCount)),
             ])
         }
-        return .json(.object([.init("tip", Self.ref(world.chain.tip)), .init("addresses", .array(rows))]))
+        return .json(.object([.init("tip", Self.ref(state.chain.tip)), .init("addresses", .array(rows))]))
     }
 }

@@ -9,7 +9,7 @@ extension Simnet {
     @discardableResult
     public func mine(count: Int = 1) async throws -> [BlockRef] {
         do {
-            return try engine.mine(count: count).map(\.ref)
+            return try world.mine(count: count).map(\.ref)
         } catch {
             throw Failure.chain(error)
         }
@@ -41,7 +41,7 @@ extension Simnet {
         let source = try from.map(decode)
         let back = try change.map(decode)
         do {
-            return try engine.pay(to: decoded, amountSat: amountSat, from: source, change: back, rbf: rbf).txid
+            return try world.pay(to: decoded, amountSat: amountSat, from: source, change: back, rbf: rbf).txid
         } catch {
             throw Failure.chain(error)
         }
@@ -53,7 +53,7 @@ extension Simnet {
     @discardableResult
     public func reorg(depth: Int) async throws -> [ReorgedBlock] {
         do {
-            return try engine.reorg(depth: depth)
+            return try world.reorg(depth: depth)
         } catch {
             throw Failure.chain(error)
         }
@@ -75,7 +75,7 @@ extension Simnet {
             }
         }
         do {
-            return try engine.replace(txid, payTo: target).txid
+            return try world.replace(txid, payTo: target).txid
         } catch {
             throw Failure.chain(error)
         }
@@ -88,7 +88,7 @@ extension Simnet {
     @discardableResult
     public func evict(_ txid: String) async throws -> [String] {
         do {
-            return try engine.evict(txid)
+            return try world.evict(txid)
         } catch {
             throw Failure.chain(error)
         }
@@ -98,114 +98,114 @@ extension Simnet {
     /// - Returns: all current prices.
     @discardableResult
     public func setPrices(_ prices: [PriceCurrency: Decimal]) async -> [PriceCurrency: Decimal] {
-        engine.setPrices(prices)
+        world.setPrices(prices)
     }
 
     /// The current prices.
     public func prices() async -> [PriceCurrency: Decimal] {
-        engine.snapshot().prices.prices
+        world.snapshot().prices.prices
     }
 
     /// Sets a family's rate limit (`POST /control/ratelimit`); `nil` or `requests == 0` turns it off.
     /// The bucket starts full.
     public func setRateLimit(family: ProviderFamily, _ limit: RateLimit?) async {
-        engine.setRateLimit(limit, for: family)
+        world.setRateLimit(limit, for: family)
     }
 
     /// Sets a family's fault injection (`POST /control/faults`); `nil` or rate 0 turns it off.
     public func setFaults(family: ProviderFamily, _ faults: FaultConfiguration?) async {
-        engine.setFaults(faults, for: family)
+        world.setFaults(faults, for: family)
     }
 
     /// The Bitcoin Core face's switches (`GET /control/bitcoind`).
     public func nodeSettings() async -> NodeSettings {
-        engine.node.currentSettings
+        world.node.currentSettings
     }
 
     /// Sets the Bitcoin Core face's switches (`POST /control/bitcoind`): warm-up (-28), a full work queue (503),
     /// forbidden methods (403).
     public func setNodeSettings(_ settings: NodeSettings) async {
-        engine.node.set(settings)
+        world.node.set(settings)
     }
 
     /// The Electrum face's personality and switches.
     public func electrumSettings() async -> ElectrumSettings {
-        engine.electrum.currentSettings
+        world.electrum.currentSettings
     }
 
     /// Sets the Electrum face's personality and switches; sessions already open keep their negotiated version.
     public func setElectrumSettings(_ settings: ElectrumSettings) async {
-        engine.electrum.set(settings)
+        world.electrum.set(settings)
     }
 
     /// Closes every open Electrum connection (`POST /control/electrum {"dropConnections": true}`).
     public func dropElectrumConnections() {
-        engine.electrum.dropConnections()
+        world.electrum.dropConnections()
     }
 
     /// How many Electrum clients are connected.
-    public var electrumConnections: Int { engine.electrum.connectionCount }
+    public var electrumConnections: Int { world.electrum.connectionCount }
 
     /// The password of the cookie user `__cookie__` (what ``SimnetConfiguration/cookieFile`` holds).
-    public var rpcCookie: String { engine.node.credentials.cookie }
+    public var rpcCookie: String { world.node.credentials.cookie }
 
     /// Replaces the cookie, as a restarted node does (`POST /control/bitcoind {"rotateCookie": true}`), and
     /// rewrites the cookie file; the old cookie gets 401 from now on.
     /// - Throws: when the cookie file cannot be written.
     public func rotateCookie() async throws {
-        try engine.node.rotateCookie()
+        try world.node.rotateCookie()
     }
 
     /// Request counters and the recent request log (`GET /control/stats`).
     public func stats() async -> SimnetStats {
-        engine.stats()
+        world.stats()
     }
 
     /// Zeroes the counters and empties the log.
     public func resetStats() async {
-        engine.resetStats()
+        world.resetStats()
     }
 
     /// The true state of every funded address and every address paid via ``pay(to:amountSat:)``
     /// (`GET /control/addresses`).
     public func addresses() async -> [AddressTruth] {
-        engine.snapshot().chain.truths()
+        world.snapshot().chain.truths()
     }
 
     /// Makes the Blockbook face answer `item` (an address) as unused, or (a txid) as not found (`hidden: false`
     /// shows it again), as a provider lying by omission would (`POST /control/hide`). Other endpoints (blocks, the
     /// other addresses and transactions) still tell the truth.
     public func hide(_ item: String, hidden: Bool = true) async {
-        _ = engine.hide(item, hidden)
+        _ = world.hide(item, hidden)
     }
 
     /// The best block.
     public func tip() async -> BlockRef {
-        engine.snapshot().chain.tip.ref
+        world.snapshot().chain.tip.ref
     }
 
     /// A copy of the whole chain model, for assertions that need more than the truths.
     public func chain() async -> ChainModel {
-        engine.snapshot().chain
+        world.snapshot().chain
     }
 
     /// What the websocket served.
     public func websocketStats() -> WebSocketStats {
-        engine.hub.stats
+        world.hub.stats
     }
 
     /// The addresses the websocket's open connections are subscribed to now.
     public func websocketSubscribedAddresses() -> Set<String> {
-        engine.hub.subscribedAddresses
+        world.hub.subscribedAddresses
     }
 
     /// Replaces the websocket's limits and lifts any ban.
     public func setWebSocketLimits(_ limits: WebSocketLimits) {
-        engine.hub.setLimits(limits)
+        world.hub.setLimits(limits)
     }
 
     /// Closes every open websocket connection.
     public func dropWebSockets() {
-        engine.hub.dropAll()
+        world.hub.dropAll()
     }
 }

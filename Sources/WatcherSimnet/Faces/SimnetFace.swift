@@ -10,7 +10,7 @@ protocol SimnetFace: Sendable {
     /// not its.
     static func endpoint(of path: String, segments: [Substring]) -> String?
     /// The answer to a data request, from a snapshot of the world.
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply
     /// Over the rate limit: 429 with its body (the caller adds `Retry-After`).
     static var rateLimited: SimReply { get }
     /// A server error with `status` (5xx).
@@ -18,7 +18,7 @@ protocol SimnetFace: Sendable {
     /// An unknown path inside its URL space.
     static var notFound: SimReply { get }
     /// Valid JSON of the wrong shape for it.
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply
 }
 
 /// The faces, in the order paths are matched.

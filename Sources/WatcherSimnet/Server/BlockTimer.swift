@@ -2,15 +2,15 @@ import ServiceLifecycle
 
 /// Mines one block every `interval` until graceful shutdown.
 struct BlockTimer: Service {
-    let engine: SimnetEngine
+    let world: SimnetWorld
     let interval: Duration
 
     func run() async throws {
         do {
-            try await cancelWhenGracefulShutdown { [engine, interval] in
+            try await cancelWhenGracefulShutdown { [world, interval] in
                 while true {
                     try await Task.sleep(for: interval)
-                    _ = try? engine.mine(count: 1)
+                    _ = try? world.mine(count: 1)
                 }
             }
         } catch is CancellationError {

@@ -11,7 +11,7 @@ enum FamilyErrors {
     /// Valid JSON of the wrong shape for the family: Blockbook's status JSON (what it serves for unmatched paths),
     /// blockchain.info's haskoin error object, CoinDesk's supported-currencies array, and a Coinbase body whose
     /// `data` is an array.
-    static func wrongShape(_ family: ProviderFamily, world: SimnetEngine.World, now: Double) -> SimReply {
+    static func wrongShape(_ family: ProviderFamily, world: SimnetWorld.State, now: Double) -> SimReply {
         SimnetFaces.face(family).wrongShape(world: world, now: now)
     }
 

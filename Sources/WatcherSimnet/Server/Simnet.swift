@@ -47,7 +47,7 @@ public final class Simnet: Service {
 
     /// The configuration it was created with.
     public let configuration: SimnetConfiguration
-    let engine: SimnetEngine
+    let world: SimnetWorld
     private let state = Mutex<RunState>(.waiting([]))
     private let task = Mutex<Task<Void, any Error>?>(nil)
     private let group = Mutex<ServiceGroup?>(nil)
@@ -55,7 +55,7 @@ public final class Simnet: Service {
     /// Builds the chain; does not bind a port until ``run()`` or ``start(_:)``.
     public init(configuration: SimnetConfiguration) {
         self.configuration = configuration
-        self.engine = SimnetEngine(configuration: configuration)
+        self.world = SimnetWorld(configuration: configuration)
     }
 
     /// Creates a simnet, runs it in a background task and returns once it is listening.
@@ -90,9 +90,9 @@ public final class Simnet: Service {
     /// shutdown of the enclosing `ServiceGroup`, ``shutdown()``, or cancellation.
     /// - Throws: when the server cannot bind or fails.
     public func run() async throws {
-        let engine = self.engine
+        let world = self.world
         let app = Application(
-            responder: SimnetResponder(engine: engine),
+            responder: SimnetResponder(world: world),
             // Frames up to 4 MiB, as Blockbook takes (reference §3): `subscribeAddresses` with its 1,000 addresses is
             // about 45 KB, past hummingbird-websocket's 16 KiB default.
             server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 4 << 20))) {
@@ -100,11 +100,11 @@ public final class Simnet: Service {
                 channel,
                 _ in
                 // Banned clients fall through to the responder, which answers 429 as Blockbook does.
-                guard request.path == "/websocket", engine.hub.offered, !engine.hub.refuses() else {
+                guard request.path == "/websocket", world.hub.offered, !world.hub.refuses() else {
                     return .dontUpgrade
                 }
                 return .upgrade([:]) { inbound, outbound, _ in
-                    try await PushSession(engine: engine, channel: channel).serve(inbound, outbound)
+                    try await PushSession(world: world, channel: channel).serve(inbound, outbound)
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
@@ -113,33 +113,33 @@ public final class Simnet: Service {
         )
         var services: [any Service] = [app]
         if let interval = configuration.blockInterval, interval > .zero {
-            services.append(BlockTimer(engine: engine, interval: interval))
+            services.append(BlockTimer(world: world, interval: interval))
         }
         let serviceGroup = ServiceGroup(configuration: .init(services: services, logger: configuration.logger))
         group.withLock { $0 = serviceGroup }
         do {
-            try engine.node.writeCookie()
+            try world.node.writeCookie()
         } catch {
             didStop("cannot write the cookie file \(configuration.cookieFile ?? ""): \(error)")
             throw error
         }
-        defer { engine.node.removeCookie() }
+        defer { world.node.removeCookie() }
         if let endpoint = configuration.zmq {
             do {
-                _ = try engine.zmq.bind(endpoint)
+                _ = try world.zmq.bind(endpoint)
             } catch {
                 didStop("cannot bind ZMQ \(endpoint): \(error)")
                 throw error
             }
         }
-        defer { engine.zmq.close() }
+        defer { world.zmq.close() }
         if let port = configuration.electrumPort {
             do {
-                _ = try await engine.electrum.bind(
+                _ = try await world.electrum.bind(
                     host: configuration.host,
                     port: port,
                     tls: configuration.electrumTLS,
-                    engine: engine
+                    world: world
                 )
             } catch {
                 didStop("cannot bind the Electrum port \(port): \(error)")
@@ -148,10 +148,10 @@ public final class Simnet: Service {
         }
         do {
             try await serviceGroup.run()
-            await engine.electrum.close()
+            await world.electrum.close()
             didStop("the server finished")
         } catch {
-            await engine.electrum.close()
+            await world.electrum.close()
             didStop("\(error)")
             throw error
         }
@@ -185,12 +185,12 @@ public final class Simnet: Service {
     }
 
     /// The ZMQ endpoint publishing `hashblock` and `sequence`, with its port; `nil` when ZMQ is off or not bound yet.
-    public var zmqEndpoint: String? { engine.zmq.endpoint }
+    public var zmqEndpoint: String? { world.zmq.endpoint }
 
     /// The Electrum face's port; `nil` when it is off.
-    public var electrumPort: Int? { engine.electrum.port }
+    public var electrumPort: Int? { world.electrum.port }
     /// The Electrum face's certificate pin (`sha256/<base64>`) when it serves TLS (``SimnetConfiguration/electrumTLS``).
-    public var electrumPin: String? { engine.electrum.pin }
+    public var electrumPin: String? { world.electrum.pin }
 
     /// `http://<host>:<port>`, the root of every endpoint.
     public var baseURL: String {

@@ -7,7 +7,7 @@ import WatcherBitcoin
 struct SimnetResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
-    let engine: SimnetEngine
+    let world: SimnetWorld
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = Self.percentDecoded(request.uri.path)
@@ -16,15 +16,15 @@ struct SimnetResponder: HTTPResponder {
             guard let body = try? await request.collectBody(upTo: 1 << 20) else {
                 return Self.response(ControlRouter.error("request body over 1 MiB", status: 413))
             }
-            let reply = ControlRouter(engine: engine).reply(
+            let reply = ControlRouter(world: world).reply(
                 method: request.method.rawValue,
                 path: path,
                 body: Array(body.readableBytesView)
             )
             return Self.response(reply)
         }
-        if path == "/websocket", engine.hub.offered {
-            return engine.hub.stats.banned
+        if path == "/websocket", world.hub.offered {
+            return world.hub.stats.banned
                 ? Self.response(.text("Too many websocket connections", status: 429))
                 : Self.response(.text("a websocket upgrade is expected here", status: 400))
         }
@@ -38,7 +38,7 @@ struct SimnetResponder: HTTPResponder {
         if family == .bitcoind {
             return try await respondAsNode(to: request, path: path, query: query)
         }
-        let admission = engine.admit(family: family, path: path)
+        let admission = world.admit(family: family, path: path)
         return try await deliver(admission, family: family, path: path) { world, now in
             SimnetFaces.face(family).reply(path: path, query: query, world: world, now: now)
         }
@@ -52,19 +52,19 @@ struct SimnetResponder: HTTPResponder {
             return Self.response(.text("request body over 32 MiB", status: 413))
         }
         let bytes = Array(body.readableBytesView)
-        let settings = engine.node.currentSettings
+        let settings = world.node.currentSettings
         let isRPC = path == "/"
         let endpoints = isRPC ? NodeJSONRPC.endpoints(bytes) : [NodeREST.endpoint(path)]
         if settings.workQueueFull {
-            _ = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
-            engine.log(family: .bitcoind, path: path, status: 503, fault: nil)
+            _ = world.admit(family: .bitcoind, path: path, endpoints: endpoints)
+            world.log(family: .bitcoind, path: path, status: 503, fault: nil)
             return Self.response(NodeFace.workQueueFull)
         }
-        let admission = engine.admit(family: .bitcoind, path: path, endpoints: endpoints)
+        let admission = world.admit(family: .bitcoind, path: path, endpoints: endpoints)
         let method = request.method.rawValue
         let authorization = request.headers[.authorization]
-        let (credentials, txindex, zmqEndpoint) = (engine.node.credentials, engine.node.txindex, engine.zmq.endpoint)
-        let coreVersion = engine.node.version
+        let (credentials, txindex, zmqEndpoint) = (world.node.credentials, world.node.txindex, world.zmq.endpoint)
+        let coreVersion = world.node.version
         return try await deliver(admission, family: .bitcoind, path: path) { world, _ in
             if isRPC {
                 return NodeJSONRPC(
@@ -90,7 +90,7 @@ struct SimnetResponder: HTTPResponder {
         _ admission: TrafficPolicy.Admission,
         family: ProviderFamily,
         path: String,
-        render: (SimnetEngine.World, Double) -> SimReply
+        render: (SimnetWorld.State, Double) -> SimReply
     ) async throws -> Response {
         switch admission {
         case .rateLimited(let retryAfter):
@@ -98,37 +98,37 @@ struct SimnetResponder: HTTPResponder {
             reply.retryAfter = retryAfter
             return Self.response(reply)
         case .pass:
-            let reply = render(engine.snapshot(), engine.clock.unixSeconds)
-            engine.log(family: family, path: path, status: reply.status, fault: nil)
+            let reply = render(world.snapshot(), world.clock.unixSeconds)
+            world.log(family: family, path: path, status: reply.status, fault: nil)
             return Self.response(reply)
         case .fault(let kind, let status, let configuration):
-            let world = engine.snapshot()
-            let now = engine.clock.unixSeconds
-            let real = render(world, now)
+            let state = world.snapshot()
+            let now = world.clock.unixSeconds
+            let real = render(state, now)
             switch kind {
             case .serverError:
-                engine.log(family: family, path: path, status: status, fault: kind)
+                world.log(family: family, path: path, status: status, fault: kind)
                 return Self.response(FamilyErrors.serverError(family, status: status))
             case .timeout:
-                engine.log(family: family, path: path, status: 504, fault: kind)
+                world.log(family: family, path: path, status: 504, fault: kind)
                 // Hold far beyond any client budget, but let graceful shutdown release the request.
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.timeout) }
                 return Self.response(FamilyErrors.serverError(family, status: 504))
             case .malformed:
-                engine.log(family: family, path: path, status: 200, fault: kind)
+                world.log(family: family, path: path, status: 200, fault: kind)
                 return Self.response(
                     SimReply(status: 200, contentType: real.contentType, body: FamilyErrors.malformedBody)
                 )
             case .truncated:
-                engine.log(family: family, path: path, status: real.status, fault: kind)
+                world.log(family: family, path: path, status: real.status, fault: kind)
                 var cut = real
                 cut.body = Array(real.body.prefix(max(1, real.body.count / 2)))
                 return Self.response(cut)
             case .wrongShape:
-                engine.log(family: family, path: path, status: 200, fault: kind)
-                return Self.response(FamilyErrors.wrongShape(family, world: world, now: now))
+                world.log(family: family, path: path, status: 200, fault: kind)
+                return Self.response(FamilyErrors.wrongShape(family, world: state, now: now))
             case .slow:
-                engine.log(family: family, path: path, status: real.status, fault: kind)
+                world.log(family: family, path: path, status: real.status, fault: kind)
                 return Self.response(real, trickleOver: configuration.slowDuration)
             }
         }

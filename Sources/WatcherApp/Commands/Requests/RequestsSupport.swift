@@ -55,6 +55,7 @@ enum RequestsSupport {
             lines.append(
                 "payment   \(payment.txid) \(payment.sat) sat, \(confirmations) conf, \(payment.state.rawValue)"
                     + (payment.replacedBy.map { " by \($0)" } ?? "")
+                    + (payment.seenBy.map { ", seen by \($0.joined(separator: ", "))" } ?? "")
             )
         }
         Output.out(lines.joined(separator: "\n"))

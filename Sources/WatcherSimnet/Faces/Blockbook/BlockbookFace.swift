@@ -16,7 +16,7 @@ enum BlockbookFace: SimnetFace {
         return "/api/"
     }
 
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply {
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply {
         var renderer = BlockbookRenderer(chain: world.chain, now: now)
         renderer.hidden = world.hidden
         if path == "/api" { return redirect(to: "/api/", query: query) }
@@ -62,7 +62,7 @@ enum BlockbookFace: SimnetFace {
     static var notFound: SimReply { .text("Not Found", status: 404) }
 
     /// Its status JSON, what it serves for unmatched paths.
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply {
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply {
         BlockbookRenderer(chain: world.chain, now: now).status()
     }
 

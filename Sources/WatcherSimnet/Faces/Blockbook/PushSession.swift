@@ -11,11 +11,11 @@ import WatcherJSON
 /// subscription's id, no answer to unknown methods, and the connection closed on a numeric id, invalid JSON, a
 /// binary frame, or more messages than the limit (which also bans new connections).
 struct PushSession {
-    let engine: SimnetEngine
+    let world: SimnetWorld
     /// The socket, for a hard drop by the control API.
     let channel: (any Channel)?
 
-    var hub: PushHub { engine.hub }
+    var hub: PushHub { world.hub }
 
     /// Serves one connection until either side closes it.
     func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
@@ -67,7 +67,7 @@ struct PushSession {
         case "ping":
             return .reply(PushHub.frame(id: id, data: .object([])))
         case "getInfo":
-            let chain = engine.snapshot().chain
+            let chain = world.snapshot().chain
             let tip = chain.tip
             return .reply(
                 PushHub.frame(
@@ -88,7 +88,7 @@ struct PushSession {
             return .reply(PushHub.frame(id: id, data: .object([.init("subscribed", .bool(false))])))
         case "subscribeAddresses":
             let addresses = params?["addresses"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            for address in addresses where (try? SimAddressParser.decode(address, network: engine.network)) == nil {
+            for address in addresses where (try? SimAddressParser.decode(address, network: world.network)) == nil {
                 return .reply(Self.error(id, "Invalid address \"\(address)\", checksum mismatch"))
             }
             if let problem = hub.subscribe(connection, addresses: addresses, requestID: id) {

@@ -23,7 +23,7 @@ extension ControlRouter {
     /// `dropConnections` closes every open Electrum connection, `maxHistory` 0 lifts the limit.
     func electrum(_ body: [UInt8]) throws -> SimReply {
         let request = try decode(ElectrumRequest.self, body)
-        var settings = engine.electrum.currentSettings
+        var settings = world.electrum.currentSettings
         if let name = request.personality {
             guard let personality = ElectrumSettings.Personality(rawValue: name) else {
                 let known = ElectrumSettings.Personality.allCases.map(\.rawValue).joined(separator: ", ")
@@ -47,17 +47,17 @@ extension ControlRouter {
         if let missing = request.missingMethods { settings.missingMethods = Set(missing) }
         if let unavailable = request.indexUnavailable { settings.indexUnavailable = unavailable }
         if let limit = request.maxHistory { settings.maxHistory = limit > 0 ? limit : nil }
-        engine.electrum.set(settings)
-        if request.dropConnections == true { engine.electrum.dropConnections() }
+        world.electrum.set(settings)
+        if request.dropConnections == true { world.electrum.dropConnections() }
         return electrum()
     }
 
     func electrum() -> SimReply {
-        let settings = engine.electrum.currentSettings
+        let settings = world.electrum.currentSettings
         return .json(
             .object([
-                .init("port", .integer(engine.electrum.port)),
-                .init("connections", .integer(engine.electrum.connectionCount)),
+                .init("port", .integer(world.electrum.port)),
+                .init("connections", .integer(world.electrum.connectionCount)),
                 .init("personality", .string(settings.personality.rawValue)),
                 .init("maxSubscriptions", .integer(settings.maxSubscriptions)),
                 .init("duplicateNotifications", .bool(settings.duplicateNotifications)),

@@ -34,12 +34,12 @@ final class ElectrumHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let face: SimnetElectrum
-    private let engine: SimnetEngine
+    private let world: SimnetWorld
     private let connection: ElectrumConnection
 
-    init(face: SimnetElectrum, engine: SimnetEngine, connection: ElectrumConnection) {
+    init(face: SimnetElectrum, world: SimnetWorld, connection: ElectrumConnection) {
         self.face = face
-        self.engine = engine
+        self.world = world
         self.connection = connection
     }
 
@@ -55,7 +55,7 @@ final class ElectrumHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
-        face.answer(Array(line.readableBytesView), on: connection, engine: engine)
+        face.answer(Array(line.readableBytesView), on: connection, world: world)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -7,7 +7,7 @@ enum ElectrumFace: SimnetFace {
 
     static func endpoint(of path: String, segments: [Substring]) -> String? { nil }
 
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply {
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply {
         notFound
     }
 
@@ -17,5 +17,5 @@ enum ElectrumFace: SimnetFace {
 
     static var notFound: SimReply { NodeFace.notFound }
 
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply { NodeFace.jsonRPCWrongShape }
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply { NodeFace.jsonRPCWrongShape }
 }

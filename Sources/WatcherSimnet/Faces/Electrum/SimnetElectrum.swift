@@ -4,7 +4,7 @@ import Synchronization
 import WatcherJSON
 
 /// The simnet's Electrum face: newline-delimited JSON-RPC over plain TCP, served from the same chain as the other
-/// faces, with scripthash and header notifications after every chain change. Off until ``bind(host:port:engine:)``.
+/// faces, with scripthash and header notifications after every chain change. Off until ``bind(host:port:world:)``.
 final class SimnetElectrum: Sendable {
     /// The longest request line read (servers cap theirs; reference nodes.md §2.1).
     static let maxLineLength = 1 << 20
@@ -32,7 +32,7 @@ final class SimnetElectrum: Sendable {
 
     /// Listens on `host:port` (`0`: any free port), over TLS with a fresh self-signed certificate when `tls`.
     /// - Returns: the port bound.
-    func bind(host: String, port: Int, tls: Bool = false, engine: SimnetEngine) async throws -> Int {
+    func bind(host: String, port: Int, tls: Bool = false, world: SimnetWorld) async throws -> Int {
         let certificate = try tls ? ElectrumCertificate() : nil
         tlsPin.withLock { $0 = certificate?.pin }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -47,7 +47,7 @@ final class SimnetElectrum: Sendable {
                         ByteToMessageHandler(ElectrumLineDecoder(maxLength: Self.maxLineLength))
                     )
                     try channel.pipeline.syncOperations.addHandler(
-                        ElectrumHandler(face: self, engine: engine, connection: connection)
+                        ElectrumHandler(face: self, world: world, connection: connection)
                     )
                 }
             }
@@ -90,32 +90,32 @@ final class SimnetElectrum: Sendable {
     }
 
     /// Answers one request line on `connection`, counting each method in the `electrum` family's statistics.
-    func answer(_ line: [UInt8], on connection: ElectrumConnection, engine: SimnetEngine) {
+    func answer(_ line: [UInt8], on connection: ElectrumConnection, world: SimnetWorld) {
         guard let parsed = try? JSONValue.parse(line) else {
-            _ = engine.admit(family: .electrum, path: "/", endpoints: ["(unparseable)"])
+            _ = world.admit(family: .electrum, path: "/", endpoints: ["(unparseable)"])
             connection.send([ElectrumSession.envelope(id: .null, .failure(.parse))])
             return
         }
         let methods = (parsed.arrayValue ?? [parsed]).map { $0["method"]?.stringValue ?? "(no method)" }
-        _ = engine.admit(family: .electrum, path: methods.first ?? "/", endpoints: methods)
+        _ = world.admit(family: .electrum, path: methods.first ?? "/", endpoints: methods)
         let settings = currentSettings
-        let world = self.world(engine.snapshot().chain, lag: settings.indexLag)
+        let indexed = self.world(world.snapshot().chain, lag: settings.indexLag)
         connection.session.withLock { session in
-            let reply = session.reply(to: parsed, world: world, settings: settings)
+            let reply = session.reply(to: parsed, world: indexed, settings: settings)
             connection.send(reply.json.map { [$0] } ?? [], close: reply.close)
         }
     }
 
     /// Sends every connection the notifications the chain's latest state owes it.
-    func chainChanged(engine: SimnetEngine) {
+    func chainChanged(world: SimnetWorld) {
         publishing.withLock { _ in
             let open = connections.withLock { Array($0.values) }
             guard !open.isEmpty else { return }
             var settings = currentSettings
-            let world = self.world(engine.snapshot().chain, lag: settings.indexLag)
+            let indexed = self.world(world.snapshot().chain, lag: settings.indexLag)
             for connection in open {
                 connection.session.withLock { session in
-                    connection.send(session.notifications(world: world, settings: &settings))
+                    connection.send(session.notifications(world: indexed, settings: &settings))
                 }
             }
             let remaining = settings.dropNotifications

@@ -12,7 +12,7 @@ enum NodeFace: SimnetFace {
     }
 
     /// Never reached: the responder answers the node's requests.
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply {
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply {
         notFound
     }
 
@@ -27,7 +27,7 @@ enum NodeFace: SimnetFace {
 
     static var notFound: SimReply { SimReply(status: 404, contentType: "text/html; charset=ISO-8859-1", body: []) }
 
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply { jsonRPCWrongShape }
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply { jsonRPCWrongShape }
 
     /// A JSON-RPC internal error with `status`.
     static func jsonRPCInternalError(status: Int) -> SimReply {

@@ -10,7 +10,7 @@ enum CoinDeskFace: SimnetFace {
         segments.first == "v1" ? "/v1/bpi/currentprice" : nil
     }
 
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply {
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply {
         let renderer = PriceRenderer(prices: world.prices)
         if path == "/v1/bpi/currentprice.json" { return renderer.coinDesk(code: nil) }
         if let file = path.suffix(after: "/v1/bpi/currentprice/"), file.hasSuffix(".json"), file.count > 5 {
@@ -26,7 +26,7 @@ enum CoinDeskFace: SimnetFace {
     static var notFound: SimReply { .text("Not Found", status: 404) }
 
     /// The supported-currencies array.
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply {
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply {
         .json(
             .array([
                 .object([.init("currency", .string("USD")), .init("country", .string("United States Dollar"))])

@@ -10,7 +10,7 @@ enum CoinbaseFace: SimnetFace {
         segments.first == "v2" ? "/v2/prices/spot" : nil
     }
 
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply {
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply {
         guard let rest = path.suffix(after: "/v2/prices/"), rest.hasSuffix("/spot") else { return notFound }
         return PriceRenderer(prices: world.prices).coinbaseSpot(pair: rest.dropLast(5))
     }
@@ -26,7 +26,7 @@ enum CoinbaseFace: SimnetFace {
     static var notFound: SimReply { PriceRenderer.coinbaseError(id: "not_found", message: "Not found", status: 404) }
 
     /// A body whose `data` is an array.
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply {
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply {
         .json(.object([.init("data", .array([]))]))
     }
 }

@@ -17,7 +17,7 @@ enum RawAddrFace: SimnetFace {
         }
     }
 
-    static func reply(path: String, query: [String: Substring], world: SimnetEngine.World, now: Double) -> SimReply {
+    static func reply(path: String, query: [String: Substring], world: SimnetWorld.State, now: Double) -> SimReply {
         let renderer = RawAddrRenderer(chain: world.chain)
         if let address = path.suffix(after: "/rawaddr/") {
             return renderer.rawaddr(address, limit: query.int("limit"), offset: query.int("offset"))
@@ -38,7 +38,7 @@ enum RawAddrFace: SimnetFace {
     static var notFound: SimReply { .text("Not Found", status: 404) }
 
     /// The haskoin error object.
-    static func wrongShape(world: SimnetEngine.World, now: Double) -> SimReply {
+    static func wrongShape(world: SimnetWorld.State, now: Double) -> SimReply {
         .json(
             .object([
                 .init("error", .string("not-found-or-invalid-arg")),

@@ -4,11 +4,12 @@ import WatcherCore
 import WatcherJSON
 import WatcherZMQ
 
-/// The simnet's shared state: the chain and prices behind one lock, the traffic policy behind
-/// another. Readers take a copy-on-write snapshot under the lock and render outside it, so slow
-/// renders never block other requests.
-final class SimnetEngine: Sendable {
-    struct World: Sendable {
+/// The simulated world every face serves: the chain and prices (its ``State``) behind one lock, the traffic policy
+/// behind another, and the faces' own switches (node, ZMQ, Electrum, the websocket hub). Readers take a
+/// copy-on-write snapshot of the state under the lock and render outside it, so slow renders never block other
+/// requests. The control API's verbs (mine, pay, reorg, replace) change it.
+final class SimnetWorld: Sendable {
+    struct State: Sendable {
         var chain: ChainModel
         var prices: PriceModel
         /// Addresses the Blockbook face answers as unused, and txids it answers as not found (`POST /control/hide`):
@@ -21,7 +22,7 @@ final class SimnetEngine: Sendable {
     let network: SimnetNetwork
     /// The websocket's connections and subscriptions.
     let hub: PushHub
-    private let world: Mutex<World>
+    private let state: Mutex<State>
     private let traffic: Mutex<TrafficPolicy>
     /// The Bitcoin Core face's switches and credentials.
     let node: NodeState
@@ -42,7 +43,7 @@ final class SimnetEngine: Sendable {
         )
         var prices = PriceModel(seed: configuration.chain.seed, prices: configuration.initialPrices)
         prices.updatedAt = configuration.clock.unixSeconds
-        world = Mutex(World(chain: ChainModel(parameters: configuration.chain), prices: prices))
+        state = Mutex(State(chain: ChainModel(parameters: configuration.chain), prices: prices))
         var policy = TrafficPolicy(seed: configuration.chain.seed)
         let now = configuration.clock.unixSeconds
         for (family, limit) in configuration.rateLimits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -52,13 +53,13 @@ final class SimnetEngine: Sendable {
     }
 
     /// A consistent copy of chain and prices.
-    func snapshot() -> World {
-        world.withLock { $0 }
+    func snapshot() -> State {
+        state.withLock { $0 }
     }
 
     /// Hides `address` (or a txid) from the Blockbook face's address (or transaction) endpoint, or shows it again.
     func hide(_ address: String, _ hidden: Bool) -> Set<String> {
-        world.withLock { world in
+        state.withLock { world in
             if hidden { world.hidden.insert(address) } else { world.hidden.remove(address) }
             return world.hidden
         }
@@ -66,7 +67,7 @@ final class SimnetEngine: Sendable {
 
     func mine(count: Int) throws(ChainModel.Failure) -> [SimBlock] {
         let now = clock.unixSeconds
-        let (blocks, entered) = try world.withLock { world throws(ChainModel.Failure) in
+        let (blocks, entered) = try state.withLock { world throws(ChainModel.Failure) in
             let waiting = world.chain.mempool
             let before = Set(waiting)
             let blocks = try world.chain.mine(count: count)
@@ -88,7 +89,7 @@ final class SimnetEngine: Sendable {
         }
         hub.publish(blocks: blocks.map { ($0.height, $0.hash) })
         hub.publish(transactions: entered)
-        electrum.chainChanged(engine: self)
+        electrum.chainChanged(world: self)
         return blocks
     }
 
@@ -99,13 +100,13 @@ final class SimnetEngine: Sendable {
         change: SimAddress? = nil,
         rbf: Bool = true
     ) throws(ChainModel.Failure) -> SimTransaction {
-        let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
+        let (tx, pushed) = try state.withLock { world throws(ChainModel.Failure) in
             let tx = try world.chain.pay(to: address, amountSat: amountSat, from: from, change: change, rbf: rbf)
             zmq.publish([.mempoolAdded(txid: tx.txid, mempoolSequence: UInt64(max(0, world.chain.mempoolSequence)))])
             return (tx, Self.pushed([tx.txid], world.chain))
         }
         hub.publish(transactions: pushed)
-        electrum.chainChanged(engine: self)
+        electrum.chainChanged(world: self)
         return tx
     }
 
@@ -120,8 +121,8 @@ final class SimnetEngine: Sendable {
     /// Blockbook's websocket pushes each block the new branch connects, lowest first (none for the disconnected
     /// ones: a push can repeat or lower the height, Blockbook #196), as the node's ZMQ announces both.
     func reorg(depth: Int) throws(ChainModel.Failure) -> [ReorgedBlock] {
-        defer { electrum.chainChanged(engine: self) }
-        let (replaced, connected) = try world.withLock { world throws(ChainModel.Failure) in
+        defer { electrum.chainChanged(world: self) }
+        let (replaced, connected) = try state.withLock { world throws(ChainModel.Failure) in
             let waiting = world.chain.mempool
             let replaced = try world.chain.reorg(depth: depth)
             let chain = world.chain
@@ -148,7 +149,7 @@ final class SimnetEngine: Sendable {
     }
 
     func replace(_ txid: String, payTo: SimAddress? = nil) throws(ChainModel.Failure) -> SimTransaction {
-        let (tx, pushed) = try world.withLock { world throws(ChainModel.Failure) in
+        let (tx, pushed) = try state.withLock { world throws(ChainModel.Failure) in
             let tx = try world.chain.replace(txid, payTo: payTo)
             let sequence = UInt64(max(0, world.chain.mempoolSequence))
             zmq.publish([
@@ -158,13 +159,13 @@ final class SimnetEngine: Sendable {
             return (tx, Self.pushed([tx.txid], world.chain))
         }
         hub.publish(transactions: pushed)
-        electrum.chainChanged(engine: self)
+        electrum.chainChanged(world: self)
         return tx
     }
 
     /// Drops a mempool transaction and its descendants (`POST /control/evict`).
     func evict(_ txid: String) throws(ChainModel.Failure) -> [String] {
-        try world.withLock { world throws(ChainModel.Failure) in
+        try state.withLock { world throws(ChainModel.Failure) in
             let gone = try world.chain.evictFromMempool(txid)
             let sequence = UInt64(max(0, world.chain.mempoolSequence))
             zmq.publish(gone.map { .mempoolRemoved(txid: $0, mempoolSequence: sequence) })
@@ -174,7 +175,7 @@ final class SimnetEngine: Sendable {
 
     func setPrices(_ prices: [PriceCurrency: Decimal]) -> [PriceCurrency: Decimal] {
         let now = clock.unixSeconds
-        return world.withLock { world in
+        return state.withLock { world in
             world.prices.set(prices)
             world.prices.updatedAt = now
             return world.prices.prices
