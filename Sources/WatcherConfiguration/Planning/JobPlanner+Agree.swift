@@ -7,10 +7,8 @@ extension JobPlanner {
     /// one request per confirmed payment per verifying provider, and none for mempool payments.
     func agreeText(_ watch: WatchConfig) -> String {
         guard watch.agree > 1 else { return seenByText(watch) }
-        let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
-        let verifiers = WatchConfig.verifiers(watch.providers, known: known)
-        let others = max(0, verifiers.count - 1)
-        return "; agree \(watch.agree) of \(verifiers.joined(separator: ", ")): a confirmation is announced once "
+        let (verifiers, others) = verifiers(watch)
+        return "; agree \(watch.agree) of \(verifiers): a confirmation is announced once "
             + "\(watch.agree) providers hold the transaction in the same block; extra cost at most \(others) "
             + "request\(others == 1 ? "" : "s") per confirmed payment (1 per confirmed payment per verifying "
             + "provider), none for mempool payments\(secondOpinionText(watch)); the chain's tip is asked of each of "
@@ -21,12 +19,17 @@ extension JobPlanner {
     /// `; zeroConf.minSeenBy 2 of bb1, bb2, bb3: …` for a wallet whose requests ask it, else empty.
     func seenByText(_ watch: WatchConfig) -> String {
         guard let minimum = watch.requests?.zeroConf?.minSeenBy, minimum > 1 else { return "" }
-        let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
-        let verifiers = WatchConfig.verifiers(watch.providers, known: known)
-        let others = max(0, verifiers.count - 1)
-        return "; zeroConf.minSeenBy \(minimum) of \(verifiers.joined(separator: ", ")): a mempool payment settles "
+        let (verifiers, others) = verifiers(watch)
+        return "; zeroConf.minSeenBy \(minimum) of \(verifiers): a mempool payment settles "
             + "unconfirmed once \(minimum) of them report it; extra cost at most \(others) "
             + "request\(others == 1 ? "" : "s") per mempool payment per poll while fewer do"
+    }
+
+    /// The watch's providers able to look a transaction up, named for `check`, and how many besides the first.
+    private func verifiers(_ watch: WatchConfig) -> (names: String, others: Int) {
+        let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
+        let verifiers = WatchConfig.verifiers(watch.providers, known: known)
+        return (verifiers.joined(separator: ", "), max(0, verifiers.count - 1))
     }
 }
 
