@@ -78,9 +78,19 @@ package enum RequestDesk {
         case .sat(let sat):
             return (sat, nil)
         case .fiat(let value, let currency):
-            let quote = try txn.price(currency: currency)
+            let latest = try txn.price(currency: currency)
+            let stored = try txn.sourcePrices(currency: currency, providers: terms.rateSources ?? [])
+            let quote: PriceQuote?
+            let sources: [PriceQuote]?
             let sat: Int64
             do {
+                (quote, sources) = try RequestQuote.quote(
+                    currency: currency,
+                    terms: terms,
+                    latest: latest,
+                    stored: stored,
+                    now: now
+                )
                 sat = try RequestQuote.sats(
                     amount: value,
                     quote: quote,
@@ -99,7 +109,8 @@ package enum RequestDesk {
                 currency: currency,
                 rate: quote.price,
                 source: quote.provider,
-                quotedAt: quote.time
+                quotedAt: quote.time,
+                quotes: sources
             )
             return (sat, fiat)
         }

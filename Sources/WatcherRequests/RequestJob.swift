@@ -151,7 +151,16 @@ package struct RequestJob: LocalJob {
             for id in ids.sorted() {
                 guard let request = try txn.request(chain: chain, id: id) else { continue }
                 let state = try txn.addressState(chain: chain, address: request.address)
-                let rate = try request.fiat.flatMap { try txn.price(currency: $0.currency)?.price }
+                let rate = try request.fiat.flatMap { fiat in
+                    RequestQuote.rateNow(
+                        terms: request.terms,
+                        latest: try txn.price(currency: fiat.currency),
+                        stored: try txn.sourcePrices(
+                            currency: fiat.currency,
+                            providers: request.terms.rateSources ?? []
+                        )
+                    )
+                }
                 var facts = RequestReducer.Facts(tipHeight: tip, state: state, rateNow: rate)
                 for height in Set(state.map { $0.txs.values.compactMap(\.blockHeight) } ?? []) {
                     facts.blockTimes[height] = try txn.header(chain: chain, height: height)?.time

@@ -44,6 +44,7 @@ extension ConfigLoader {
             result.append((path, watch))
         }
         root.show("watches", .array(shown))
+        checkRateSources(result, known: known, context: root.context)
         return result
     }
 

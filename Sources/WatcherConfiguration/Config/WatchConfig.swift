@@ -65,6 +65,9 @@ public struct WatchConfig: Sendable {
     public var window: Duration?
     /// `price`: emit `price.updated` on every fetch.
     public var emitUpdates: Bool = false
+    /// `price`: ask every provider each round (not the first that answers), keep each one's quote, and judge the
+    /// levels and changes on their median.
+    public var median: Bool = false
     /// `wallet`: the wallet (from `descriptor` or `xpub`), normalised.
     public var wallet: WalletDescriptor?
     /// `wallet`: consecutive unused addresses watched past the last used (or issued) one, per branch.

@@ -47,12 +47,7 @@ extension WatchFieldsReader {
         if tolerance.isPresent { block.show("tolerance", tolerance.resolvedJSON) }
         terms.zeroConf = readZeroConf(block)
         terms.late = readLate(block)
-        let rate = block.object("rate", doc: "The price quote of a fiat request.")
-        terms.maxRateAgeSeconds =
-            whole(rate.duration("maxAge", default: .seconds(600), minimum: .seconds(1), doc: "The oldest price used."))
-            ?? 600
-        rate.finish()
-        block.show("rate", rate.resolvedJSON)
+        readRate(block, into: &terms)
         terms.gapWarn = block.int(
             "gapWarn",
             default: 20,
@@ -99,6 +94,44 @@ extension WatchFieldsReader {
             minFeeRate: feeRate,
             minSeenBy: seenBy
         )
+    }
+
+    /// `rate`: how old a quote may be, and the price providers whose median quotes a fiat request. Whether each
+    /// source is asked every round is checked against the price watches (``ConfigLoader``).
+    private func readRate(_ block: ObjectReader, into terms: inout RequestTerms) {
+        let rate = block.object("rate", doc: "The price quote of a fiat request: maxAge, sources, agree.")
+        terms.maxRateAgeSeconds =
+            rate.duration("maxAge", default: .seconds(600), minimum: .seconds(1), doc: "The oldest price used.")
+            .map { Int($0.components.seconds) } ?? 600
+        let sources = rate.strings(
+            "sources",
+            doc: "Price providers whose median quotes a fiat request (else the newest stored price)."
+        )
+        var seen: Set<String> = []
+        for (index, source) in sources.enumerated() where !seen.insert(source).inserted {
+            rate.context.error(rate.path.key("sources").index(index), "\(JSONValue.quoted(source)) is named twice")
+        }
+        if rate.has("sources"), sources.isEmpty {
+            rate.context.error(rate.path.key("sources"), "expected at least one price provider id")
+        }
+        let agree = rate.int(
+            "agree",
+            range: 1...100,
+            doc: "How many sources must have a quote within maxAge (default: a majority of them)."
+        )
+        if let agree, agree > sources.count {
+            rate.context.error(
+                rate.path.key("agree"),
+                sources.isEmpty
+                    ? "agree needs sources: the price providers whose quotes must agree"
+                    : "agree \(agree) needs \(agree) sources; rate.sources names \(sources.count)"
+            )
+        }
+        rate.finish()
+        block.show("rate", rate.resolvedJSON)
+        guard !sources.isEmpty else { return }
+        terms.rateSources = sources
+        terms.rateAgree = min(agree ?? (sources.count / 2 + 1), sources.count)
     }
 
     private func readLate(_ block: ObjectReader) -> RequestTerms.Late {

@@ -15,6 +15,7 @@ struct WatchFieldsReader {
     var changePercent: Decimal?
     var window: Duration?
     var emitUpdates = false
+    var median = false
     var reorgSafety: Int?
     var from: Int?
     var strategy: WatchConfig.AddressStrategy?
@@ -32,7 +33,7 @@ struct WatchFieldsReader {
             .blocks: ["maxBackfill"],
             .address: ["addresses", "confirmations", "reorgSafety", "from", "strategy", "agree", "maxLag"],
             .tx: ["txid", "confirmations", "reorgSafety", "agree", "maxLag"],
-            .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates"],
+            .price: ["currency", "above", "below", "changePercent", "window", "emitUpdates", "median"],
             .wallet: [
                 "descriptor", "xpub", "gap", "label", "confirmations", "reorgSafety", "from", "strategy", "agree",
                 "maxLag", "requests",
@@ -155,6 +156,11 @@ struct WatchFieldsReader {
         )
         window = reader.duration("window", minimum: .seconds(1), doc: "The window for changePercent.")
         emitUpdates = reader.bool("emitUpdates", default: false, doc: "Emit price.updated on every fetch.")
+        median = reader.bool(
+            "median",
+            default: false,
+            doc: "Ask every provider each round and judge on the median of their quotes (else the first that answers)."
+        )
         if wants("window") {
             // Whether a key is written at all: a bad value is reported on its own, not as a missing partner.
             let written = { (key: String) in
@@ -187,6 +193,7 @@ struct WatchFieldsReader {
         watch.changePercent = changePercent
         watch.window = window
         watch.emitUpdates = emitUpdates
+        watch.median = median
         watch.reorgSafety = reorgSafety ?? 6
         watch.from = from
         watch.strategy = strategy ?? .auto

@@ -149,6 +149,16 @@ public enum RequestEvents {
             .init("rate", .string("\(fiat.rate)")),
             .init("rateSource", .string(fiat.source)),
             .init("quotedAt", .string(ISO8601Time.stringWithMilliseconds(fiat.quotedAt))),
+            .init("quotes", .array((fiat.quotes ?? [fiat.quote]).map(quoteJSON))),
+        ])
+    }
+
+    /// One source's quote behind a request's rate.
+    static func quoteJSON(_ quote: PriceQuote) -> JSONValue {
+        .object([
+            .init("provider", .string(quote.provider)),
+            .init("rate", .string("\(quote.price)")),
+            .init("quotedAt", .string(ISO8601Time.stringWithMilliseconds(quote.time))),
         ])
     }
 }

@@ -6,7 +6,9 @@ struct Tables: Sendable {
     ]
     /// Tables a store written before wallets lacks: a read-only open of such a store reads them as empty (the next
     /// read-write open creates them).
-    static let optionalNames = ["wallets", "walletscripts", "walletissued", "requests", "requestorders"]
+    static let optionalNames = [
+        "wallets", "walletscripts", "walletissued", "requests", "requestorders", "sourceprices",
+    ]
 
     let meta: Database
     let tips: Database
@@ -29,6 +31,8 @@ struct Tables: Sendable {
     let requests: Database?
     /// A request's id by chain, wallet and order id: creating again with an order id finds it.
     let requestOrders: Database?
+    /// Each price provider's latest quote, by currency and provider (`rate.sources` takes their median).
+    let sourcePrices: Database?
 
     init(_ dbs: [String: Database]) {
         func db(_ name: String) -> Database {
@@ -51,6 +55,7 @@ struct Tables: Sendable {
         walletIssued = dbs["walletissued"]
         requests = dbs["requests"]
         requestOrders = dbs["requestorders"]
+        sourcePrices = dbs["sourceprices"]
     }
 }
 

@@ -18,19 +18,32 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         public var currency: String
         /// The price of one bitcoin in that currency used.
         public var rate: Decimal
-        /// Where the rate came from (the price provider's id).
+        /// Where the rate came from: the price provider's id, or `median of a, b, c` under `rate.sources`.
         public var source: String
-        /// When the rate was quoted.
+        /// When the rate was quoted (the oldest of the quotes a median took).
         public var quotedAt: Date
+        /// The sources' own quotes a median was taken of (`rate.sources`); `nil` for one provider's price.
+        public var quotes: [PriceQuote]?
 
         /// Creates an amount.
-        public init(amount: Decimal, currency: String, rate: Decimal, source: String, quotedAt: Date) {
+        public init(
+            amount: Decimal,
+            currency: String,
+            rate: Decimal,
+            source: String,
+            quotedAt: Date,
+            quotes: [PriceQuote]? = nil
+        ) {
             self.amount = amount
             self.currency = currency
             self.rate = rate
             self.source = source
             self.quotedAt = quotedAt
+            self.quotes = quotes
         }
+
+        /// The one quote the rate is (for a median, the median with its sources' names).
+        public var quote: PriceQuote { PriceQuote(currency: currency, price: rate, time: quotedAt, provider: source) }
     }
 
     /// The id, `req_` and 24 hex digits derived from the chain, the wallet and the receive index.

@@ -67,6 +67,11 @@ public struct RequestTerms: Sendable, Hashable, Codable {
     public var late: Late
     /// The most seconds a price quote may be old for a fiat request.
     public var maxRateAgeSeconds: Int
+    /// The price providers whose median quotes a fiat request (`rate.sources`); `nil` for the newest stored price.
+    public var rateSources: [String]?
+    /// How many of ``rateSources`` must have a quote no older than ``maxRateAgeSeconds`` (`rate.agree`; default
+    /// a majority of them).
+    public var rateAgree: Int?
     /// Consecutive unpaid request addresses past which `check` and the log warn (what other wallets scan).
     public var gapWarn: Int
 
@@ -80,6 +85,8 @@ public struct RequestTerms: Sendable, Hashable, Codable {
         zeroConf: ZeroConf? = nil,
         late: Late = Late(),
         maxRateAgeSeconds: Int = 600,
+        rateSources: [String]? = nil,
+        rateAgree: Int? = nil,
         gapWarn: Int = 20
     ) {
         self.expiresSeconds = expiresSeconds
@@ -90,6 +97,8 @@ public struct RequestTerms: Sendable, Hashable, Codable {
         self.zeroConf = zeroConf
         self.late = late
         self.maxRateAgeSeconds = maxRateAgeSeconds
+        self.rateSources = rateSources
+        self.rateAgree = rateAgree
         self.gapWarn = gapWarn
     }
 
