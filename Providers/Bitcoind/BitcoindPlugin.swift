@@ -110,7 +110,10 @@ public enum BitcoindPlugin: ProviderPlugin {
         type: "bitcoind",
         summary: "Your own Bitcoin Core node over JSON-RPC (and REST): tip, blocks, block scans, transactions; "
             + "no address index, so address and wallet watches scan its blocks.",
-        chain: [.status, .tip, .block, .headerBatch, .blockTransactions, .transaction, .mempool, .spenders, .utxoScan],
+        chain: [
+            .status, .tip, .block, .headerBatch, .blockTransactions, .transaction, .mempool, .spenders, .utxoScan,
+            .feeEstimate,
+        ],
         // A local node has no request budget; a concurrency cap keeps well under its RPC threads and work queue.
         defaultRateLimit: RateLimit(requests: 0, per: .seconds(1), concurrency: 4)
     )

@@ -62,7 +62,7 @@ public enum BlockbookPlugin: ProviderPlugin {
         summary: "Trezor Blockbook REST v2: tip, blocks, addresses, wallets (xpub), transactions, and fiat tickers.",
         chain: [
             .status, .tip, .block, .blockTransactions, .address, .addressTransactions, .transaction, .walletSummary,
-            .spenders,
+            .spenders, .feeEstimate,
         ],
         prices: true,
         defaultRateLimit: RateLimit(requests: 20, per: .seconds(60), burst: 20, concurrency: 4),

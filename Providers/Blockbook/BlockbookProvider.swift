@@ -7,7 +7,8 @@ import WatcherHTTP
 /// ``PriceProvider``.
 ///
 /// Endpoints: `/api/` (status and sync state), `/api/v2/block-index/<height>`, `/api/v2/block/<id>?page=`,
-/// `/api/v2/address/<addr>?details=tokens|txs`, `/api/v2/tx/<txid>`, `/api/v2/tickers/`.
+/// `/api/v2/address/<addr>?details=tokens|txs`, `/api/v2/tx/<txid>`, `/api/v2/estimatefee/<blocks>`,
+/// `/api/v2/tickers/`.
 /// An instance in initial sync or out of sync is unhealthy: ``health()`` says so and ``tip()`` refuses to
 /// report its height. Every answer's shape is validated, since Blockbook answers unknown paths with HTTP 200
 /// and its status JSON.

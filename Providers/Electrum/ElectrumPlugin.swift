@@ -95,7 +95,7 @@ public enum ElectrumPlugin: ProviderPlugin {
         type: "electrum",
         summary: "An Electrum server (electrs, Fulcrum, ElectrumX) over TCP or TLS: tip and headers, address balances "
             + "and histories by scripthash, raw transactions decoded locally; no block contents.",
-        chain: [.status, .tip, .block, .headerBatch, .address, .addressTransactions, .transaction],
+        chain: [.status, .tip, .block, .headerBatch, .address, .addressTransactions, .transaction, .feeEstimate],
         // One connection to a server of your own; a concurrency cap keeps the pipeline short.
         defaultRateLimit: RateLimit(requests: 0, per: .seconds(1), concurrency: 8)
     )

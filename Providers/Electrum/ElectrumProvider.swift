@@ -8,9 +8,7 @@ import WatcherJSON
 /// block transaction pages.
 public struct ElectrumProvider: ChainProvider {
     public let id: String
-    public var capabilities: ChainCapabilities {
-        [.status, .tip, .block, .headerBatch, .address, .addressTransactions, .transaction]
-    }
+    public var capabilities: ChainCapabilities { ElectrumPlugin.descriptor.chainCapabilities }
     let link: ElectrumLink
     let cache = ElectrumCache()
     /// The push connection's subscription statuses, lent to ``address(_:)``.

@@ -4,7 +4,8 @@ import WatcherCore
 import WatcherSimnet
 
 /// The agreement half of ``ChainProviderContract``: each operation the provider declares, compared with the
-/// simnet's truth (``ChainTruth``) through quiet chain growth, a mempool payment, its confirmation and a reorg.
+/// simnet's truth (``ChainTruth``) through quiet chain growth, a mempool payment, its confirmation and a reorg, and
+/// the next-block fee rate the simnet is set to.
 /// Operations it does not declare must throw ``ProviderError/unsupported(provider:operation:)``.
 struct ChainAgreement: Sendable {
     let provider: any ChainProvider
@@ -35,6 +36,7 @@ struct ChainAgreement: Sendable {
                 sourceLocation: sourceLocation
             )
         }
+        try await feeRates()
         try await tipAndBlocks()
         try await simnet.mine(count: 2)
         try await tipAndBlocks()
@@ -69,6 +71,7 @@ struct ChainAgreement: Sendable {
             (.transaction, "transaction", { _ = try await provider.transaction(txid) }),
             (.utxoScan, "unspentBalances", { _ = try await provider.unspentBalances([address]) }),
             (.headerBatch, "headers", { _ = try await provider.headers(from: tip.height - 1, count: 2) }),
+            (.feeEstimate, "feeRate", { _ = try await provider.feeRate(blocks: 1) }),
         ]
         for (capability, name, call) in all where !has.contains(capability) {
             await ProviderOperation(name, run: call).expectFailure(

@@ -32,7 +32,8 @@ public enum ChainProviderContract {
     }
 
     /// Answers agree with the simnet's truth: tip, blocks, block pages, address summaries and batches,
-    /// histories (newest first, `limit`, `after`), transactions, a mempool payment and its confirmation, a reorg.
+    /// histories (newest first, `limit`, `after`), transactions, a mempool payment and its confirmation, a reorg, the
+    /// next-block fee rate (``ChainProvider/feeRate(blocks:)``) as the simnet is set to it.
     public static func agreement(sourceLocation: SourceLocation = #_sourceLocation, make: @escaping Factory)
         async throws
     {

@@ -119,6 +119,7 @@ struct FixtureRules {
                 .transaction, "transaction()",
                 { [provider, samples] in _ = try await provider.transaction(samples.txid) }
             ),
+            (.feeEstimate, "feeRate(blocks: 1)", { [provider] in _ = try await provider.feeRate(blocks: 1) }),
         ]
         for (capability, name, call) in calls where !capabilities.contains(capability) {
             do {

@@ -61,6 +61,9 @@ public struct ProviderOperation: Sendable {
         if capabilities.contains(.transaction) {
             operations.append(.init("transaction(\(txid.prefix(8))…)") { _ = try await provider.transaction(txid) })
         }
+        if capabilities.contains(.feeEstimate) {
+            operations.append(.init("feeRate(blocks: 1)") { _ = try await provider.feeRate(blocks: 1) })
+        }
         if capabilities.contains(.spenders) {
             operations.append(
                 .init("spends(of: \(txid.prefix(8))…, outputs: [0])") {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a chain provider can do; the engine plans requests by it.
 public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     public let rawValue: Int
@@ -37,6 +39,10 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
     /// `headers` or a JSON-RPC batch, Electrum's `blockchain.block.headers`), so the recent blocks a fresh data
     /// directory shows cost a request or two instead of one a block.
     public static let headerBatch = ChainCapabilities(rawValue: 1 << 13)
+    /// A fee-rate estimate for confirmation within a number of blocks (``ChainProvider/feeRate(blocks:)``:
+    /// Blockbook's `/api/v2/estimatefee`, Core's `estimatesmartfee`, Electrum's `blockchain.estimatefee`), so a
+    /// zero-conf payment can be held to what the next block needs.
+    public static let feeEstimate = ChainCapabilities(rawValue: 1 << 14)
 
     /// Names as used in `Plugins.json`.
     public static let names: [(String, ChainCapabilities)] = [
@@ -44,6 +50,7 @@ public struct ChainCapabilities: OptionSet, Sendable, Hashable {
         ("addressTransactions", .addressTransactions), ("transaction", .transaction), ("addressBatch", .addressBatch),
         ("status", .status), ("walletSummary", .walletSummary), ("mempool", .mempool),
         ("spenders", .spenders), ("utxoScan", .utxoScan), ("headerBatch", .headerBatch),
+        ("feeEstimate", .feeEstimate),
     ]
 
     /// The capability names this set holds.
@@ -120,6 +127,11 @@ public protocol ChainProvider: Sendable {
     /// The confirmed balances of `addresses` from the UTXO set, with the block it was read at (``ChainCapabilities/utxoScan``;
     /// default: unsupported). One long request for all of them.
     func unspentBalances(_ addresses: [String]) async throws -> UTXOBalances
+    /// The fee rate in sat/vB a transaction needs to confirm within `blocks` blocks, as the provider estimates it
+    /// (``ChainCapabilities/feeEstimate``; default: unsupported). Exact: read from the provider's BTC per 1,000
+    /// vbytes text (``FeeRate``), never through `Double`. A provider without an estimate (too little data, as on
+    /// regtest) throws ``ProviderError/notFound(provider:what:)``. One request.
+    func feeRate(blocks: Int) async throws -> Decimal
     /// Its push connection, when the adapter has one and its options enable it (default: none).
     var push: (any ChainPushing)? { get }
 }
@@ -183,6 +195,10 @@ extension ChainProvider {
     public var requestsPerMempoolRead: Int { 1 }
     public func spends(of txid: String, outputs: [Int]) async throws -> [Int: OutputSpend] {
         throw ProviderError.unsupported(provider: id, operation: "spends")
+    }
+
+    public func feeRate(blocks: Int) async throws -> Decimal {
+        throw ProviderError.unsupported(provider: id, operation: "feeRate")
     }
 }
 

@@ -34,6 +34,7 @@ struct ControlRouter: Sendable {
         var initialBlockDownload: Bool?
         var rotateCookie: Bool?
         var chain: String?
+        var insufficientFeeData: Bool?
     }
     private struct RateLimitRequest: Decodable {
         var family: String
@@ -82,12 +83,14 @@ struct ControlRouter: Sendable {
             case ("POST", "/control/zmq"): return try zmq(body)
             case ("GET", "/control/electrum"): return electrum()
             case ("POST", "/control/electrum"): return try electrum(body)
+            case ("GET", "/control/fee"): return fee()
+            case ("POST", "/control/fee"): return try fee(body)
             case (_, "/control/mine"), (_, "/control/tx"), (_, "/control/reorg"), (_, "/control/price"),
                 (_, "/control/replace"), (_, "/control/evict"),
                 (_, "/control/ratelimit"), (_, "/control/faults"), (_, "/control/hide"), (_, "/control/stats"),
                 (_, "/control/stats/reset"),
                 (_, "/control/addresses"), (_, "/control/tip"), (_, "/control/bitcoind"), (_, "/control/zmq"),
-                (_, "/control/electrum"):
+                (_, "/control/electrum"), (_, "/control/fee"):
                 return Self.error("method \(method) not allowed", status: 405)
             default:
                 return Self.error("unknown control endpoint \(path)", status: 404)
@@ -267,6 +270,7 @@ struct ControlRouter: Sendable {
         if let full = request.workQueueFull { settings.workQueueFull = full }
         if let forbidden = request.forbidden { settings.forbiddenMethods = Set(forbidden) }
         if let ibd = request.initialBlockDownload { settings.initialBlockDownload = ibd }
+        if let none = request.insufficientFeeData { settings.insufficientFeeData = none }
         if let chain = request.chain {
             guard NodeSettings.chains.contains(chain) else {
                 throw BadRequest(message: "chain must be one of \(NodeSettings.chains.joined(separator: ", "))")
@@ -312,6 +316,7 @@ struct ControlRouter: Sendable {
             .init("forbidden", .array(settings.forbiddenMethods.sorted().map { .string($0) })),
             .init("initialBlockDownload", .bool(settings.initialBlockDownload)),
             .init("chain", .string(settings.chain)),
+            .init("insufficientFeeData", .bool(settings.insufficientFeeData)),
         ])
     }
 

@@ -106,6 +106,20 @@ extension Simnet {
         world.snapshot().prices.prices
     }
 
+    /// Sets the next-block fee rate every face estimates, in sat/vB (`POST /control/fee`): Blockbook's
+    /// `/api/v2/estimatefee/<n>`, Core's `estimatesmartfee` and Electrum's `blockchain.estimatefee` answer it as BTC
+    /// per kvB with 8 decimals, whatever the target. A rate finer than 0.001 sat/vB is rounded to the nearest 0.001
+    /// (half up), so ``feeRate()`` is what the faces serve; a rate that rounds to 0 or below, or past 21,000,000
+    /// BTC/kvB, is ignored (as ``setPrices(_:)`` ignores non-positive prices). The default is 10 sat/vB.
+    public func setFeeRate(_ satPerVB: Decimal) async {
+        _ = world.setFeeRate(satPerVB)
+    }
+
+    /// The next-block fee rate in sat/vB the faces serve (`GET /control/fee`).
+    public func feeRate() async -> Decimal {
+        world.snapshot().feeRate
+    }
+
     /// Sets a family's rate limit (`POST /control/ratelimit`); `nil` or `requests == 0` turns it off.
     /// The bucket starts full.
     public func setRateLimit(family: ProviderFamily, _ limit: RateLimit?) async {

@@ -74,7 +74,9 @@ struct SimnetResponder: HTTPResponder {
                         syncing: settings.initialBlockDownload,
                         zmqEndpoint: zmqEndpoint,
                         chainName: settings.chain,
-                        version: coreVersion
+                        version: coreVersion,
+                        feeRate: world.feeRate,
+                        insufficientFeeData: settings.insufficientFeeData
                     ),
                     settings: settings,
                     credentials: credentials

@@ -15,7 +15,13 @@ final class SimnetWorld: Sendable {
         /// Addresses the Blockbook face answers as unused, and txids it answers as not found (`POST /control/hide`):
         /// a provider lying by omission.
         var hidden: Set<String> = []
+        /// The next-block fee rate in sat/vB every face estimates (`POST /control/fee`), a multiple of 0.001
+        /// (``SimnetWorld/servedFeeRate(_:)``).
+        var feeRate: Decimal = SimnetWorld.defaultFeeRate
     }
+
+    /// The next-block fee rate until one is set: 10 sat/vB.
+    static let defaultFeeRate: Decimal = 10
 
     let clock: TimeSource
     /// The network the chain plays (fixed for the simnet's life).
@@ -180,6 +186,22 @@ final class SimnetWorld: Sendable {
             world.prices.updatedAt = now
             return world.prices.prices
         }
+    }
+
+    /// Sets the next-block fee rate to `satPerVB` rounded to the nearest 0.001 sat/vB (half up): what the faces can
+    /// write in 8 decimals of BTC/kvB. A rate that rounds below 0.001, or past 21,000,000 BTC/kvB, is refused.
+    /// - Returns: the rate set, `nil` when refused.
+    func setFeeRate(_ satPerVB: Decimal) -> Decimal? {
+        guard let served = Self.servedFeeRate(satPerVB) else { return nil }
+        state.withLock { $0.feeRate = served }
+        return served
+    }
+
+    /// `satPerVB` as the faces serve it: rounded to whole sat/kvB (0.001 sat/vB), half up; `nil` when that is not
+    /// positive or too large for an amount of BTC.
+    static func servedFeeRate(_ satPerVB: Decimal) -> Decimal? {
+        guard let satPerKvB = FeeRate.satPerKvB(satPerVB), satPerKvB > 0 else { return nil }
+        return Decimal(satPerKvB) / 1_000
     }
 
     func admit(family: ProviderFamily, path: String, endpoints: [String]? = nil) -> TrafficPolicy.Admission {

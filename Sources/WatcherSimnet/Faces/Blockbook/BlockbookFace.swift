@@ -9,7 +9,7 @@ enum BlockbookFace: SimnetFace {
     /// Unmatched Blockbook paths count as `/api/` (the status handler).
     static func endpoint(of path: String, segments: [Substring]) -> String? {
         guard segments.first == "api" else { return nil }
-        let known = ["block-index", "block", "address", "xpub", "tx", "tickers"]
+        let known = ["block-index", "block", "address", "xpub", "tx", "tickers", "estimatefee"]
         if segments.count >= 3, segments[1] == "v2", known.contains(String(segments[2])) {
             return "/api/v2/\(segments[2])"
         }
@@ -44,6 +44,9 @@ enum BlockbookFace: SimnetFace {
                 to: query.int("to")
             )
             return renderer.xpub(xpub, query: query)
+        }
+        if let blocks = path.suffix(after: "/api/v2/estimatefee/") {
+            return BlockbookRenderer.estimateFee(blocks, satPerVB: world.feeRate)
         }
         if path == "/api/v2/tickers/" {
             return BlockbookRenderer.tickers(prices: world.prices, currency: query["currency"])

@@ -105,8 +105,9 @@ extension ElectrumSession {
                 ])
             )
         case "blockchain.estimatefee":
+            // The world's next-block rate as BTC/kvB with 8 decimals, whatever the target.
             guard Self.int(params, 0) != nil else { return .failure(.invalidParams) }
-            return .success(.number("0.00010000"))
+            return .success(.number(FeeRate.btcPerKvBText(satPerVB: world.feeRate) ?? "-1"))
         case "blockchain.relayfee": return .success(.number("0.00001000"))
         default: return .failure(.methodNotFound)
         }

@@ -189,16 +189,24 @@ struct ElectrumSession: Sendable {
     }
 }
 
-/// What a session reads: one chain snapshot, its index, and the scripthash book (resolved ahead by the server).
+/// What a session reads: one chain snapshot, its index, the next-block fee rate, and the scripthash book (resolved
+/// ahead by the server).
 struct ElectrumWorld: Sendable {
     let chain: ChainModel
     let index: ElectrumIndex
+    /// The next-block fee rate in sat/vB `blockchain.estimatefee` answers (the world's).
+    let feeRate: Decimal
     /// Resolves a scripthash to an address of the chain.
     let resolve: @Sendable (String) -> String?
 
-    init(chain: ChainModel, resolve: @escaping @Sendable (String) -> String?) {
+    init(
+        chain: ChainModel,
+        feeRate: Decimal = SimnetWorld.defaultFeeRate,
+        resolve: @escaping @Sendable (String) -> String?
+    ) {
         self.chain = chain
         self.index = ElectrumIndex(chain: chain)
+        self.feeRate = feeRate
         self.resolve = resolve
     }
 

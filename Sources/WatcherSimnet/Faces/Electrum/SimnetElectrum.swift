@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -99,7 +100,8 @@ final class SimnetElectrum: Sendable {
         let methods = (parsed.arrayValue ?? [parsed]).map { $0["method"]?.stringValue ?? "(no method)" }
         _ = world.admit(family: .electrum, path: methods.first ?? "/", endpoints: methods)
         let settings = currentSettings
-        let indexed = self.world(world.snapshot().chain, lag: settings.indexLag)
+        let state = world.snapshot()
+        let indexed = self.world(state.chain, lag: settings.indexLag, feeRate: state.feeRate)
         connection.session.withLock { session in
             let reply = session.reply(to: parsed, world: indexed, settings: settings)
             connection.send(reply.json.map { [$0] } ?? [], close: reply.close)
@@ -112,7 +114,8 @@ final class SimnetElectrum: Sendable {
             let open = connections.withLock { Array($0.values) }
             guard !open.isEmpty else { return }
             var settings = currentSettings
-            let indexed = self.world(world.snapshot().chain, lag: settings.indexLag)
+            let state = world.snapshot()
+            let indexed = self.world(state.chain, lag: settings.indexLag, feeRate: state.feeRate)
             for connection in open {
                 connection.session.withLock { session in
                     connection.send(session.notifications(world: indexed, settings: &settings))
@@ -123,10 +126,11 @@ final class SimnetElectrum: Sendable {
         }
     }
 
-    /// The world the index serves: the chain, or the chain `lag` blocks back (made once per chain state).
-    private func world(_ real: ChainModel, lag: Int) -> ElectrumWorld {
+    /// The world the index serves: the chain, or the chain `lag` blocks back (made once per chain state), and the
+    /// fee rate.
+    private func world(_ real: ChainModel, lag: Int, feeRate: Decimal) -> ElectrumWorld {
         let chain = lag > 0 ? lagging(real, by: lag) : real
-        return ElectrumWorld(chain: chain) { [self] scripthash in
+        return ElectrumWorld(chain: chain, feeRate: feeRate) { [self] scripthash in
             self.book.withLock { $0.address(scripthash, in: chain) }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import WatcherBitcoin
 import WatcherCore
 import WatcherJSON
@@ -17,6 +18,10 @@ struct NodeRPC: Sendable {
     var chainName = "main"
     /// The release the node answers as.
     var version = CoreVersion.newest
+    /// The next-block fee rate in sat/vB `estimatesmartfee` answers (the world's).
+    var feeRate = SimnetWorld.defaultFeeRate
+    /// Answer `estimatesmartfee` as a node without enough data (``NodeSettings/insufficientFeeData``).
+    var insufficientFeeData = false
 
     private var blocks: CoreChainJSON { CoreChainJSON(chain: chain) }
 
@@ -52,6 +57,7 @@ struct NodeRPC: Sendable {
         case "scantxoutset": return try NodeScan(chain: chain).run(p)
         case "gettxspendingprevout": return try spendingPrevout(p)
         case "getzmqnotifications": return zmqNotifications()
+        case "estimatesmartfee": return try estimateSmartFee(p)
         default: throw .methodNotFound
         }
     }

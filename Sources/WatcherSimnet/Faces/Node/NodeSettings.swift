@@ -1,7 +1,7 @@
 import Foundation
 
 /// The switches of the simnet's Bitcoin Core face (`POST /control/bitcoind`): a node warming up, a full work
-/// queue, and methods an `-rpcwhitelist` forbids.
+/// queue, methods an `-rpcwhitelist` forbids, and a node without fee estimates.
 public struct NodeSettings: Sendable, Hashable {
     /// While on, every JSON-RPC call fails with error -28 and ``warmupMessage``, and REST answers 503.
     public var warmup: Bool
@@ -17,6 +17,9 @@ public struct NodeSettings: Sendable, Hashable {
     /// The chain `getblockchaininfo` claims: `main` (the simnet's addresses are mainnet's), or `test`, `testnet4`,
     /// `signet`, `regtest` to play a node of another network (the blocks served stay the simnet's).
     public var chain: String
+    /// While on, `estimatesmartfee` answers as a node with too little data to estimate (always so on regtest):
+    /// `{"errors": ["Insufficient data or no feerate found"], "blocks": 0}`, without `feerate`.
+    public var insufficientFeeData: Bool
 
     /// The chain names Bitcoin Core reports.
     public static let chains = ["main", "test", "testnet4", "signet", "regtest"]
@@ -28,7 +31,8 @@ public struct NodeSettings: Sendable, Hashable {
         workQueueFull: Bool = false,
         forbiddenMethods: Set<String> = [],
         initialBlockDownload: Bool = false,
-        chain: String = "main"
+        chain: String = "main",
+        insufficientFeeData: Bool = false
     ) {
         self.warmup = warmup
         self.warmupMessage = warmupMessage
@@ -36,6 +40,7 @@ public struct NodeSettings: Sendable, Hashable {
         self.forbiddenMethods = forbiddenMethods
         self.initialBlockDownload = initialBlockDownload
         self.chain = chain
+        self.insufficientFeeData = insufficientFeeData
     }
 }
 

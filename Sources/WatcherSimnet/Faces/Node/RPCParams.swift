@@ -21,6 +21,7 @@ struct RPCParams: Sendable {
         "getindexinfo": (0, ["index_name"]),
         "getmempoolinfo": (0, []),
         "getzmqnotifications": (0, []),
+        "estimatesmartfee": (1, ["conf_target", "estimate_mode"]),
     ]
 
     private let values: [JSONValue?]
