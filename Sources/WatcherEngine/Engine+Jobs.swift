@@ -146,6 +146,8 @@ extension Engine {
         case .price(let watch):
             guard let config = config.watches.first(where: { $0.id == watch }) else { return {} }
             return PriceDriver(watch: config, context: context).poll
+        case .fee(let chain):
+            return FeeDriver(chain: chain, providers: job.providers, context: context).poll
         case .push(let chain, _):
             guard let id = job.providers.first, let pusher = context.chainProviders[id]?.push,
                 let state = pushStates[chain]

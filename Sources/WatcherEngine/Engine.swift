@@ -158,6 +158,7 @@ package struct Engine: Service {
         switch job.work {
         case .addresses(let chain, _, .poll), .wallet(let chain, _, .poll), .wallet(let chain, _, .xpub): wakeups[chain]
         case .chain(let chain, _, _, _, _, _): pushStates[chain]?.tipWake
+        case .fee(let chain): wakeups[chain]
         default: nil
         }
     }

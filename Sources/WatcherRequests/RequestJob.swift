@@ -148,6 +148,9 @@ package struct RequestJob: LocalJob {
         let (steps, seen) = try log.store.read { txn -> ([Step], [PaymentRequest]) in
             var steps: [Step] = []
             var seen: [PaymentRequest] = []
+            let fee = try txn.feeEstimate(chain: chain).flatMap { fee in
+                now.timeIntervalSince(fee.time) <= TimeInterval(FeeEstimate.maxAgeSeconds) ? fee : nil
+            }
             for id in ids.sorted() {
                 guard let request = try txn.request(chain: chain, id: id) else { continue }
                 let state = try txn.addressState(chain: chain, address: request.address)
@@ -162,6 +165,7 @@ package struct RequestJob: LocalJob {
                     )
                 }
                 var facts = RequestReducer.Facts(tipHeight: tip, state: state, rateNow: rate)
+                facts.nextBlockFee = fee
                 for height in Set(state.map { $0.txs.values.compactMap(\.blockHeight) } ?? []) {
                     facts.blockTimes[height] = try txn.header(chain: chain, height: height)?.time
                 }
@@ -196,8 +200,9 @@ package struct RequestJob: LocalJob {
     static func nextDeadline(_ request: PaymentRequest, after now: Date) -> Date? {
         switch request.status {
         case .open, .partial: return [request.expiresAt, request.settleBy].filter { $0 > now }.min()
-        // Waiting for another provider to report a payment (`minSeenBy`): look again each round.
-        case .paid where RequestStatusRule.waitsOnSeenBy(request): return now
+        // Waiting for another provider to report a payment (`minSeenBy`) or for a fee estimate (`nextBlock`): look
+        // again each round.
+        case .paid where RequestStatusRule.waitsOnProviders(request): return now
         case .paid: return request.settleBy > now ? request.settleBy : nil
         case .late: return now.addingTimeInterval(60)  // the late rule reads the price: look again each minute
         default: return nil

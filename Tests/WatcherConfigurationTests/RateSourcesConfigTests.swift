@@ -99,6 +99,11 @@ struct RateSourcesConfigTests {
         #expect(first.watches[1].requests?.rateSources == ["cd"])
         #expect(first.watches[1].requests?.rateAgree == 1)
         #expect(!first.watches[0].median)
+        // `check` prints what the median costs: a quote request to each provider every round.
+        let job = try #require(JobPlan(config: three).jobs.first { $0.name == "watch p" })
+        #expect(job.detail.hasSuffix("; median: each of cd, kr, cb is asked every round"), "\(job.detail)")
+        #expect(job.requestsPerHour == 60, "CoinDesk: one request for all currencies, every 1m by default")
+        #expect(job.alsoAsks == ["kr": 180, "cb": 180], "json-price: one request per currency (USD, GBP, EUR)")
         // Without sources nothing changes: the newest stored price.
         let plain = try loader.load(bytes: Array(Self.config(rate: "{}").utf8))
         #expect(plain.watches[1].requests?.rateSources == nil)

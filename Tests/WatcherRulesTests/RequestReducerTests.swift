@@ -243,7 +243,7 @@ struct RequestReducerTests {
         one.seenBy = ["p1"]
         let waiting = Self.step(Self.request(terms: terms), [one], at: 1).0
         #expect((waiting.status, waiting.payments.first?.seenBy) == (.paid, ["p1"]))
-        #expect(RequestStatusRule.waitsOnSeenBy(waiting), "the request job looks again each round")
+        #expect(RequestStatusRule.waitsOnProviders(waiting), "the request job looks again each round")
         // Nobody asked (a single provider, or records from before): the fact is missing, the condition fails.
         var unasked = one
         unasked.seenBy = nil
@@ -254,7 +254,7 @@ struct RequestReducerTests {
         let settled = Self.step(waiting, [two], at: 2).0
         #expect((settled.status, settled.policy) == (.settled, "zeroConf"))
         #expect(settled.payments.first?.seenBy == ["p1", "p2"])
-        #expect(!RequestStatusRule.waitsOnSeenBy(settled))
+        #expect(!RequestStatusRule.waitsOnProviders(settled))
         // Confirmed, it settles by confirmations whoever reported it.
         let confirmed = Self.step(Self.request(terms: terms), [Self.tx("a", 40_000, height: 100)], at: 1).0
         #expect(confirmed.policy == "confirmations>=1")

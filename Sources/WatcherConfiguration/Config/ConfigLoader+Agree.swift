@@ -6,6 +6,7 @@ import WatcherJSON
 extension ConfigLoader {
     func checkAgree(_ watch: WatchConfig, reader: ObjectReader, known: [String: ProviderConfig]) {
         checkSeenBy(watch, reader: reader, known: known)
+        checkNextBlock(watch, reader: reader, known: known)
         guard watch.agree > 1 else { return }
         let path = reader.path.key("agree")
         let verifying = WatchConfig.verifiers(watch.providers, known: known)
@@ -51,7 +52,29 @@ extension ConfigLoader {
     }
 }
 
+extension ConfigLoader {
+    /// `requests.zeroConf.minFeeRate: "nextBlock"`: the fee job asks the watch's providers that estimate fees.
+    func checkNextBlock(_ watch: WatchConfig, reader: ObjectReader, known: [String: ProviderConfig]) {
+        guard watch.requests?.zeroConf?.minFeeRateNextBlock == true else { return }
+        let estimating = WatchConfig.feeEstimators(watch.providers, known: known)
+        guard estimating.isEmpty else { return }
+        reader.context.error(
+            reader.path.key("requests").key("zeroConf").key("minFeeRate"),
+            "\"nextBlock\" needs a provider that estimates fees (blockbook, bitcoind, electrum); this watch has none: "
+                + watch.providers.map { JSONValue.quoted($0) }.joined(separator: ", ")
+        )
+    }
+}
+
 extension WatchConfig {
+    /// The providers among `ids`, in order, that estimate fee rates (``ChainCapabilities/feeEstimate``).
+    public static func feeEstimators(_ ids: [String], known: [String: ProviderConfig]) -> [String] {
+        ids.filter { id in
+            guard let provider = known[id], provider.servesChain else { return false }
+            return provider.chainCapabilities.contains(.feeEstimate)
+        }
+    }
+
     /// The providers among `ids`, in order, that can verify a transaction: those that serve transaction lookups.
     public static func verifiers(_ ids: [String], known: [String: ProviderConfig]) -> [String] {
         var seen: Set<String> = []

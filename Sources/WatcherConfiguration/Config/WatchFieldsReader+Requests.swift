@@ -78,7 +78,7 @@ extension WatchFieldsReader {
             range: 0...10_000,
             doc: "The most inputs spending unconfirmed outputs."
         )
-        let feeRate = reader.decimal("minFeeRate", greaterThan: 0, doc: "The lowest fee rate in sat/vB.")
+        let (feeRate, nextBlock) = readMinFeeRate(reader)
         let seenBy = reader.int(
             "minSeenBy",
             range: 1...100,
@@ -92,8 +92,29 @@ extension WatchFieldsReader {
             allowRbf: allowRbf,
             maxUnconfirmedInputs: inputs,
             minFeeRate: feeRate,
+            minFeeRateNextBlock: nextBlock ? true : nil,
             minSeenBy: seenBy
         )
+    }
+
+    /// `zeroConf.minFeeRate`: a number of sat/vB, or `"nextBlock"` (the next-block fee rate estimated when the
+    /// payment is first seen).
+    private func readMinFeeRate(_ reader: ObjectReader) -> (Decimal?, Bool) {
+        let doc =
+            "The lowest fee rate in sat/vB, or \"nextBlock\": what the next block needs, as estimated when "
+            + "the payment is first seen."
+        guard case .string(let text)? = reader.raw("minFeeRate", type: "number|string", doc: doc) else {
+            return (reader.decimal("minFeeRate", greaterThan: 0, doc: doc), false)
+        }
+        guard text == "nextBlock" else {
+            reader.context.error(
+                reader.path.key("minFeeRate"),
+                "expected a number of sat/vB or \"nextBlock\", got \(JSONValue.quoted(text))"
+            )
+            return (nil, false)
+        }
+        reader.show("minFeeRate", .string(text))
+        return (nil, true)
     }
 
     /// `rate`: how old a quote may be, and the price providers whose median quotes a fiat request. Whether each

@@ -66,6 +66,9 @@ public struct JobPlan: Sendable {
         case tx(chain: String, watch: String)
         /// A `price` watch.
         case price(watch: String)
+        /// The next-block fee rate of a chain, for wallets whose requests hold zero-conf payments to it
+        /// (`zeroConf.minFeeRate: "nextBlock"`).
+        case fee(chain: String)
         /// A provider's sync-state probe.
         case health(provider: String)
         /// A provider with no sync-state endpoint (a price feed, rawaddr): asked once per interval while

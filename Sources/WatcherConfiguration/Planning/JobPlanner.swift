@@ -48,6 +48,9 @@ struct JobPlanner {
         for watch in watches where watch.kind == .price {
             jobs.append(priceJob(watch))
         }
+        for chain in chains.sorted() {
+            if let job = feeJob(chain) { jobs.append(job) }
+        }
         let used = Set(jobs.flatMap(\.providers))
         for provider in chainProviders where provider.chainCapabilities.contains(.status) && used.contains(provider.id)
         {
@@ -83,20 +86,61 @@ struct JobPlanner {
     }
 
     func priceJob(_ watch: WatchConfig) -> JobPlan.Job {
-        let primary = watch.providers.first.flatMap { config.provider($0) }
-        var wanted = Set(PriceCurrencies.standard + watch.currencies)
-        if let quoted = primary?.priceCurrencies { wanted.formIntersection(quoted) }
-        let perCurrency = primary?.plugin.entry.descriptor.requestPerCurrency ?? false
-        let perRun = perCurrency ? max(1, wanted.count) : 1
+        let perRun = { (id: String) -> Int in
+            let provider = self.config.provider(id)
+            var wanted = Set(PriceCurrencies.standard + watch.currencies)
+            if let quoted = provider?.priceCurrencies { wanted.formIntersection(quoted) }
+            let perCurrency = provider?.plugin.entry.descriptor.requestPerCurrency ?? false
+            return perCurrency ? max(1, wanted.count) : 1
+        }
+        let first = perRun(watch.providers.first ?? "")
+        let every = watch.every.configText
+        var detail =
+            first > 1
+            ? "\(first) quote requests (one per currency) every \(every)" : "1 quote request every \(every)"
+        var alsoAsks: [String: Double] = [:]
+        if watch.median {
+            for id in watch.providers.dropFirst() {
+                alsoAsks[id, default: 0] += Double(perRun(id)) * Self.perHour(watch.every)
+            }
+            detail += "; median: each of \(watch.providers.joined(separator: ", ")) is asked every round"
+        }
         return .init(
             name: "watch \(watch.id)",
             work: .price(watch: watch.id),
             providers: watch.providers,
             every: watch.every,
-            requestsPerHour: Double(perRun) * Self.perHour(watch.every),
-            detail: perCurrency
-                ? "\(perRun) quote requests (one per currency) every \(watch.every.configText)"
-                : "1 quote request every \(watch.every.configText)",
+            requestsPerHour: Double(first) * Self.perHour(watch.every),
+            detail: detail,
+            whileFollowing: false,
+            alsoAsks: alsoAsks
+        )
+    }
+
+    /// The fee job of `chain`, when a wallet's requests hold zero-conf payments to the next-block fee rate: the
+    /// estimate from those wallets' providers that have one, as often as the most frequent of those wallets polls
+    /// (at least every 10 s), and at once on a new block.
+    func feeJob(_ chain: String) -> JobPlan.Job? {
+        let wallets = config.watches.filter {
+            $0.chain == chain && $0.kind == .wallet && $0.requests?.zeroConf?.minFeeRateNextBlock == true
+        }
+        guard let fastest = wallets.map(\.every).min() else { return nil }
+        let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
+        var providers: [String] = []
+        for wallet in wallets {
+            for id in WatchConfig.feeEstimators(wallet.providers, known: known) where !providers.contains(id) {
+                providers.append(id)
+            }
+        }
+        let every = max(fastest, .seconds(10))
+        return .init(
+            name: "fee \(chain)",
+            work: .fee(chain: chain),
+            providers: providers,
+            every: every,
+            requestsPerHour: Self.perHour(every) + settings.blocksPerHour,
+            detail: "1 next-block fee estimate every \(every.configText) and on each new block, for "
+                + "zeroConf.minFeeRate \"nextBlock\" of \(wallets.map(\.id).joined(separator: ", "))",
             whileFollowing: false
         )
     }

@@ -134,6 +134,7 @@ public enum RequestEvents {
             .init("verifiedBy", payment.verifiedBy.map { .array($0.map(JSONValue.string)) } ?? .null),
             .init("seenBy", payment.seenBy.map { .array($0.map(JSONValue.string)) } ?? .null),
             .init("feeRate", .optional(facts?.feeRate)),
+            .init("nextBlockFeeRate", .optional(payment.nextBlockFee.map { "\($0.satPerVB)" })),
             .init("feeSat", .integer(facts?.feeSat)),
             .init("vsize", .integer(facts?.vsize)),
             .init("rbf", facts?.signalsRBF.map(JSONValue.bool) ?? .null),

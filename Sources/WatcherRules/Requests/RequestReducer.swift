@@ -21,6 +21,9 @@ public enum RequestReducer {
         /// The time of the blocks the address's confirmed transactions are in, where stored: a payment first seen
         /// already confirmed (the daemon was down) was made no later than its block, which may be before expiry.
         public var blockTimes: [Int: Date] = [:]
+        /// The chain's next-block fee estimate, when one no older than ``FeeEstimate/maxAgeSeconds`` is stored: an
+        /// unconfirmed payment of a request under `zeroConf.minFeeRate: "nextBlock"` is held to the first it meets.
+        public var nextBlockFee: FeeEstimate?
 
         /// Creates facts.
         public init(
@@ -58,6 +61,7 @@ public enum RequestReducer {
         var pending: [RequestEvents.Pending] = []
         if let txs = facts.txs {
             pending += count(txs, into: &request, now: now, blockTimes: facts.blockTimes)
+            holdToNextBlock(&request, facts.nextBlockFee)
             pending += replaced(txs, named: facts.replacedBy, in: &request)
         }
         let verdict = RequestStatusRule.evaluate(request, tipHeight: facts.tipHeight, rateNow: facts.rateNow, now: now)
@@ -114,6 +118,17 @@ public enum RequestReducer {
             pending.append(.init(kind: .paymentSeen, fact: [tx.txid], payment: tx.txid))
         }
         return pending
+    }
+
+    /// Under `zeroConf.minFeeRate: "nextBlock"`, gives each unconfirmed payment that has none the estimate `fee`:
+    /// the rate it must reach to settle unconfirmed, fixed when it is first judged (a later rise in fees does not
+    /// revert a settled request).
+    static func holdToNextBlock(_ request: inout PaymentRequest, _ fee: FeeEstimate?) {
+        guard let fee, request.terms.zeroConf?.minFeeRateNextBlock == true else { return }
+        for index in request.payments.indices
+        where request.payments[index].blockHeight == nil && request.payments[index].nextBlockFee == nil {
+            request.payments[index].nextBlockFee = fee
+        }
     }
 
     /// Payments that left the address's followed transactions: replaced (named when another followed transaction

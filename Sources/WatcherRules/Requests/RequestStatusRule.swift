@@ -78,6 +78,11 @@ public enum RequestStatusRule {
                 Decimal(fee) / Decimal(vsize) >= minimum
             else { return false }
         }
+        if policy.minFeeRateNextBlock == true {
+            guard let fee = facts.feeSat, let vsize = facts.vsize, vsize > 0, let next = payment.nextBlockFee,
+                Decimal(fee) / Decimal(vsize) >= next.satPerVB
+            else { return false }
+        }
         return seenEnough(payment, policy)
     }
 
@@ -87,13 +92,15 @@ public enum RequestStatusRule {
         return Set(payment.seenBy ?? []).count >= minimum
     }
 
-    /// Whether `request` is paid and would settle unconfirmed but for `minSeenBy`: its status may change with no
-    /// event of its address (another provider reports the payment), so the request job looks again each round.
-    public static func waitsOnSeenBy(_ request: PaymentRequest) -> Bool {
-        guard request.status == .paid, let policy = request.terms.zeroConf, (policy.minSeenBy ?? 1) > 1 else {
-            return false
-        }
-        return request.payments.contains { $0.state == .counted && $0.blockHeight == nil && !seenEnough($0, policy) }
+    /// Whether `request` is paid and waits on something other than its address to settle unconfirmed: another
+    /// provider to report a payment (`minSeenBy`), or a next-block fee estimate to hold one to (`minFeeRate:
+    /// "nextBlock"`, none stored when it was first seen). Its status may change with no event of its address, so
+    /// the request job looks again each round.
+    public static func waitsOnProviders(_ request: PaymentRequest) -> Bool {
+        guard request.status == .paid, let policy = request.terms.zeroConf else { return false }
+        let unconfirmed = request.payments.filter { $0.state == .counted && $0.blockHeight == nil }
+        if (policy.minSeenBy ?? 1) > 1, unconfirmed.contains(where: { !seenEnough($0, policy) }) { return true }
+        return policy.minFeeRateNextBlock == true && unconfirmed.contains { $0.nextBlockFee == nil }
     }
 
     /// Whether a late request settles by rule: `late.accept`, within the window after expiry, and for a fiat

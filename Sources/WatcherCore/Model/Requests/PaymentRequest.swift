@@ -172,6 +172,9 @@ public struct RequestPayment: Sendable, Hashable, Codable {
     /// Where the watch asks for it (`zeroConf.minSeenBy`, or `agree`), the providers that reported it while it was
     /// unconfirmed, in their mempool or a block. Absent where nobody asked, and from records stored before.
     public var seenBy: [String]?
+    /// Under `zeroConf.minFeeRate: "nextBlock"`, the next-block fee rate the providers estimated when it was first
+    /// judged unconfirmed: the rate it must reach to settle at zero confirmations.
+    public var nextBlockFee: FeeEstimate?
 
     /// Creates a payment.
     public init(

@@ -15,6 +15,9 @@ public struct RequestTerms: Sendable, Hashable, Codable {
         public var maxUnconfirmedInputs: Int
         /// The lowest fee rate in sat/vB, when set.
         public var minFeeRate: Decimal?
+        /// `minFeeRate: "nextBlock"`: the payment's fee rate must reach the next-block fee rate estimated when it
+        /// was first seen (``RequestPayment/nextBlockFee``).
+        public var minFeeRateNextBlock: Bool?
         /// The fewest of the watch's providers that must report the payment (in their mempool or a block), when set.
         public var minSeenBy: Int?
 
@@ -24,12 +27,14 @@ public struct RequestTerms: Sendable, Hashable, Codable {
             allowRbf: Bool = false,
             maxUnconfirmedInputs: Int = 0,
             minFeeRate: Decimal? = nil,
+            minFeeRateNextBlock: Bool? = nil,
             minSeenBy: Int? = nil
         ) {
             self.maxSat = maxSat
             self.allowRbf = allowRbf
             self.maxUnconfirmedInputs = maxUnconfirmedInputs
             self.minFeeRate = minFeeRate
+            self.minFeeRateNextBlock = minFeeRateNextBlock
             self.minSeenBy = minSeenBy
         }
     }
