@@ -65,7 +65,7 @@ struct ResolvedConfigTests {
             "blocks": ["maxBackfill", "chain"],
             "address": ["addresses", "confirmations", "chain", "reorgSafety", "strategy"],
             "tx": ["txid", "confirmations", "chain", "reorgSafety"],
-            "price": ["currency", "emitUpdates"],
+            "price": ["currency", "emitUpdates", "median"],
             "wallet": ["xpub", "gap", "confirmations", "chain", "reorgSafety", "strategy"],
         ]
         #expect(keys == Set(["id", "type", "providers", "every"]).union(own[kind] ?? []))
