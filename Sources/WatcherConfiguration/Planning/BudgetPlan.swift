@@ -46,6 +46,7 @@ public struct BudgetPlan: Sendable {
     static func alsoAsked(_ work: JobPlan.Work) -> String {
         if case .chain = work { return "its tip, for the agreed tip" }
         if case .tx = work { return "a second opinion: the transaction once per block until settled" }
+        if case .price = work { return "its quotes every round, for the median" }
         return "a second opinion: the watch's summaries once per block"
     }
 

@@ -45,6 +45,23 @@ public struct TxFacts: Sendable, Hashable, Codable {
         return facts
     }
 
+    /// These facts with what they lack taken from `other` (a later read of the same transaction): a fact once known
+    /// is kept, an unknown one is learnt.
+    public func filling(from other: TxFacts?) -> TxFacts {
+        guard let other else { return self }
+        var facts = self
+        facts.feeSat = feeSat ?? other.feeSat
+        facts.vsize = vsize ?? other.vsize
+        facts.sequences = sequences ?? other.sequences
+        facts.parents = parents ?? other.parents
+        facts.outpoints = outpoints ?? other.outpoints
+        facts.unconfirmedInputs = unconfirmedInputs ?? other.unconfirmedInputs
+        return facts
+    }
+
+    /// Whether ``unconfirmedInputs`` is still unknown: a poll that reads the transaction again can tell.
+    public var lacksUnconfirmedInputs: Bool { unconfirmedInputs == nil }
+
     /// BIP125 signalling: any input with nSequence below `0xfffffffe`. `nil` without the sequences.
     public var signalsRBF: Bool? {
         sequences.map { $0.contains { $0 < 0xffff_fffe } }

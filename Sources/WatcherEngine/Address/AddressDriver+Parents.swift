@@ -6,12 +6,14 @@ import WatcherCore
 /// transaction lookup, once, when the payment is first seen. Without parents, or when a lookup cannot tell, the
 /// count stays `nil`.
 extension AddressDriver {
-    /// `history` with `unconfirmedInputs` filled in for the mempool transactions `stored` does not know yet.
+    /// `history` with `unconfirmedInputs` filled in for the mempool transactions `stored` does not know yet, or
+    /// knows without the count (a push that could not tell).
     func withUnconfirmedInputs(_ history: [AddressTx], stored: AddressState?) async throws -> [AddressTx] {
         var confirmedByTxid: [String: Bool] = [:]
         for item in history { confirmedByTxid[item.txid] = item.blockHeight != nil }
         let fresh = history.indices.filter { index in
-            history[index].blockHeight == nil && stored?.txs[history[index].txid] == nil
+            let known = stored?.txs[history[index].txid]
+            return history[index].blockHeight == nil && (known == nil || known?.facts?.lacksUnconfirmedInputs == true)
                 && history[index].facts?.parents != nil
         }
         guard !fresh.isEmpty else { return history }

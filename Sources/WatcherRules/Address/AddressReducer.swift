@@ -169,9 +169,15 @@ public enum AddressReducer {
                     events.append(
                         unconfirmed(tx, facts: item.facts, balance: observation.summary.balanceSat, context: context)
                     )
-                } else if known?.spends == nil, let outpoints = item.facts?.outpoints {
-                    // Known from a push, which names no inputs: the history does.
-                    state.txs[item.txid]?.spends = outpoints
+                } else if let known {
+                    // Known from a push, which names no inputs (the history does), or whose facts a push could not
+                    // complete (the count of unconfirmed inputs): this read fills what is missing.
+                    if known.spends == nil, let outpoints = item.facts?.outpoints {
+                        state.txs[item.txid]?.spends = outpoints
+                    }
+                    if let read = item.facts {
+                        state.txs[item.txid]?.facts = known.facts.map { $0.filling(from: read.kept) } ?? read.kept
+                    }
                 }
                 continue
             }

@@ -92,7 +92,11 @@ public enum RequestReducer {
                 request.payments[index].blockHeight = tx.blockHeight
                 request.payments[index].blockHash = tx.blockHash
                 request.payments[index].spends = request.payments[index].spends ?? tx.spends
-                request.payments[index].facts = request.payments[index].facts ?? tx.facts
+                // While unconfirmed, a fact a later read learnt (the count of unconfirmed inputs a push could not
+                // tell) is taken; a fact once known is kept.
+                let facts = request.payments[index].facts
+                request.payments[index].facts =
+                    tx.blockHeight == nil ? facts.map { $0.filling(from: tx.facts) } ?? tx.facts : facts ?? tx.facts
                 request.payments[index].verifiedBy = tx.blockHeight == nil ? nil : tx.verifiedBy
                 request.payments[index].seenBy = tx.seenBy ?? request.payments[index].seenBy
                 if request.payments[index].state == .replaced {

@@ -43,6 +43,8 @@ struct RequestFeeTests {
             try await simnet.pay(to: try #require(dear["address"]?.stringValue), amountSat: 30_000, rbf: false)
             let waiting = try await RequestHarness.wait(data, dearID, "request.paid")
             #expect(waiting["data"]?["payments"]?[0]?["nextBlockFeeRate"] == .string("1000"), "\(waiting)")
+            let shown = try await WatcherProcess.run(["requests", "show", dearID, "--config", config])
+            #expect(shown.stdout.contains(" sat/vB (next block needed 1000)"), "\(shown.stdout)")
             _ = try await simnet.mine()
             let confirmed = try await RequestHarness.wait(data, dearID, "request.settled")
             #expect(confirmed["data"]?["policy"] == .string("confirmations>=1"), "\(confirmed)")

@@ -55,6 +55,8 @@ enum RequestsSupport {
             lines.append(
                 "payment   \(payment.txid) \(payment.sat) sat, \(confirmations) conf, \(payment.state.rawValue)"
                     + (payment.replacedBy.map { " by \($0)" } ?? "")
+                    + (payment.facts?.feeRate.map { ", \($0) sat/vB" } ?? "")
+                    + (payment.nextBlockFee.map { " (next block needed \($0.satPerVB))" } ?? "")
                     + (payment.seenBy.map { ", seen by \($0.joined(separator: ", "))" } ?? "")
             )
         }
