@@ -5,8 +5,8 @@ import WatcherCore
 @testable import WatcherRules
 
 /// A pushed payment whose facts the push could not complete (which inputs are unconfirmed: the parent lookup waits
-/// for spare budget) is read with the history at the next poll, whose facts complete it; a request's zero-conf
-/// policy then settles on them instead of waiting for a block.
+/// for spare budget) is completed by the next poll, which reads a pending transaction's history every round; a
+/// request's zero-conf policy then settles on them instead of waiting for a block.
 struct PushedFactsTests {
     let replacement = ReplacementReducerTests()
 
@@ -46,46 +46,39 @@ struct PushedFactsTests {
         return state
     }
 
-    @Test func aPushWithoutTheCountMakesTheNextPollReadTheHistoryAndTheHistoryCompletesIt() {
+    @Test func theNextPollReadsAPendingPushedPaymentsHistoryAndTheHistoryCompletesItsFacts() {
         let state = pushed()
         #expect(state.txs["pay"]?.facts?.unconfirmedInputs == nil)
-        #expect(state.summary?.txCount == nil, "the next poll's summary differs: the history is read")
+        // The summary stands still (the push counted the payment in it), yet a pending transaction has its history
+        // read every round: the count comes with it.
+        let summary = replacement.summary(unconfirmed: 40_000, mempool: 1)
+        let request = AddressReducer.historyRequest(
+            stored: state,
+            summary: state.summary ?? summary,
+            tipHeight: 100,
+            context: replacement.context
+        )
+        #expect(request != .none)
+        #expect(state.summary?.txCount == 0, "the confirmed count the CLI shows is left as it was")
         var read = replacement.tx("pay", 40_000, spends: nil)
         read.facts = Self.facts(unconfirmedInputs: 0)
         let (next, events) = AddressReducer.observe(
             state,
-            .init(
-                summary: replacement.summary(unconfirmed: 40_000, mempool: 1),
-                history: [read],
-                complete: true,
-                tipHeight: 100
-            ),
+            .init(summary: summary, history: [read], complete: true, tipHeight: 100),
             context: replacement.context
         )
         #expect(next.txs["pay"]?.facts?.unconfirmedInputs == 0)
         #expect(next.txs["pay"]?.facts?.feeSat == 500, "known facts are kept")
-        #expect(next.summary?.txCount == 0, "complete again: later polls read summaries only")
         #expect(!events.contains { $0.type == "address.tx.unconfirmed" }, "announced once, by the push")
-        // A push that could tell leaves the summary as it was.
-        var told = AddressReducer.observe(
-            AddressState(chain: "btc", address: "bc1qaddr"),
-            .init(
-                summary: replacement.summary(unconfirmed: 0, mempool: 0),
-                history: [],
-                complete: true,
-                tipHeight: 100
-            ),
+        // A later read that cannot tell does not forget what is known.
+        var blind = read
+        blind.facts = Self.facts(unconfirmedInputs: nil)
+        let again = AddressReducer.observe(
+            next,
+            .init(summary: summary, history: [blind], complete: true, tipHeight: 100),
             context: replacement.context
         ).0
-        told =
-            AddressReducer.pushed(
-                told,
-                txid: "pay",
-                deltaSat: 40_000,
-                facts: Self.facts(unconfirmedInputs: 0),
-                context: replacement.context
-            ).0
-        #expect(told.summary?.txCount == 0)
+        #expect(again.txs["pay"]?.facts?.unconfirmedInputs == 0)
     }
 
     @Test func aRequestPaidByThePushSettlesUnconfirmedOnceThePollCompletesItsFacts() {

@@ -59,7 +59,8 @@ public struct TxFacts: Sendable, Hashable, Codable {
         return facts
     }
 
-    /// Whether ``unconfirmedInputs`` is still unknown: a poll that reads the transaction again can tell.
+    /// Whether ``unconfirmedInputs`` is still unknown: a poll, which reads a pending transaction's history every
+    /// round, can tell.
     public var lacksUnconfirmedInputs: Bool { unconfirmedInputs == nil }
 
     /// BIP125 signalling: any input with nSequence below `0xfffffffe`. `nil` without the sequences.

@@ -29,9 +29,6 @@ extension AddressReducer {
         if var summary = state.summary {
             summary.unconfirmedBalanceSat = summary.unconfirmedBalanceSat.map { $0 + deltaSat }
             summary.unconfirmedTxCount = summary.unconfirmedTxCount.map { $0 + 1 }
-            // A fact the push could not tell (which inputs are unconfirmed: a parent lookup waits for spare
-            // budget) is read with the history at the next poll, even when the summary stands still.
-            if facts?.lacksUnconfirmedInputs ?? false { summary.txCount = nil }
             state.summary = summary
         }
         state.updatedAt = context.now
