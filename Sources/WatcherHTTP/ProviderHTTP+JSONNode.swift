@@ -133,11 +133,7 @@ extension ProviderHTTP {
         }
 
         /// Parses strict decimal text (`-12.5`, `1e3`); `nil` for anything else, including partial text.
-        public static func exactDecimal(_ text: String) -> Decimal? {
-            let pattern = #"^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#
-            guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
-            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-        }
+        public static func exactDecimal(_ text: String) -> Decimal? { ExactDecimal.parse(text) }
 
         /// Parses ISO 8601 with or without fractional seconds (any number of digits) and with `Z` or an offset.
         public static func iso8601(_ text: String) -> Date? {

@@ -32,7 +32,7 @@ extension ConfigLoader {
                     context.error(at, "provider \(JSONValue.quoted(source)) (\(provider.type)) does not serve prices")
                     continue
                 }
-                guard askedEachRound.contains(source) else {
+                if !askedEachRound.contains(source) {
                     let holders = prices.filter { $0.providers.contains(source) }.map { JSONValue.quoted($0.id) }
                     context.error(
                         at,
@@ -42,7 +42,6 @@ extension ConfigLoader {
                             : "\(JSONValue.quoted(source)) is asked by price watch \(holders.joined(separator: ", ")) "
                                 + "only when the providers before it fail: set \"median\": true there"
                     )
-                    continue
                 }
             }
         }

@@ -125,12 +125,9 @@ struct JobPlanner {
             $0.chain == chain && $0.kind == .wallet && $0.requests?.zeroConf?.minFeeRateNextBlock == true
         }
         guard let fastest = wallets.map(\.every).min() else { return nil }
-        let known = Dictionary(config.providers.map { ($0.id, $0) }) { first, _ in first }
         var providers: [String] = []
-        for wallet in wallets {
-            for id in WatchConfig.feeEstimators(wallet.providers, known: known) where !providers.contains(id) {
-                providers.append(id)
-            }
+        for id in wallets.flatMap(\.providers) where has(id, .feeEstimate) && !providers.contains(id) {
+            providers.append(id)
         }
         let every = max(fastest, .seconds(10))
         return .init(

@@ -20,15 +20,7 @@ public enum FeeRate {
     /// sat/vB exactly; `nil` when the text is not a plain decimal number (partial text such as `0.1x` included).
     /// Never goes through `Double`.
     public static func satPerVB(btcPerKvB text: String) -> Decimal? {
-        exactDecimal(text).map { satPerVB(btcPerKvB: $0) }
-    }
-
-    /// Strict decimal text (`12.5`, `-1`, `1e-5`) as a `Decimal`, never through `Double`; `nil` for anything else,
-    /// partial text (`0.1x`, which `Decimal(string:)` alone would read as `0.1`) included.
-    public static func exactDecimal(_ text: String) -> Decimal? {
-        let pattern = #"^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#
-        guard text.range(of: pattern, options: .regularExpression) != nil else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        ExactDecimal.parse(text).map { satPerVB(btcPerKvB: $0) }
     }
 
     /// The sat/vB rate `satPerVB` as BTC/kvB text with 8 decimals (`12.5` → `0.00012500`), rounded to the nearest

@@ -59,10 +59,6 @@ public struct TxFacts: Sendable, Hashable, Codable {
         return facts
     }
 
-    /// Whether ``unconfirmedInputs`` is still unknown: a poll, which reads a pending transaction's history every
-    /// round, can tell.
-    public var lacksUnconfirmedInputs: Bool { unconfirmedInputs == nil }
-
     /// BIP125 signalling: any input with nSequence below `0xfffffffe`. `nil` without the sequences.
     public var signalsRBF: Bool? {
         sequences.map { $0.contains { $0 < 0xffff_fffe } }

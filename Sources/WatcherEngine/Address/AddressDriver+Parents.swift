@@ -13,7 +13,8 @@ extension AddressDriver {
         for item in history { confirmedByTxid[item.txid] = item.blockHeight != nil }
         let fresh = history.indices.filter { index in
             let known = stored?.txs[history[index].txid]
-            return history[index].blockHeight == nil && (known == nil || known?.facts?.lacksUnconfirmedInputs == true)
+            return history[index].blockHeight == nil
+                && (known == nil || (known?.facts != nil && known?.facts?.unconfirmedInputs == nil))
                 && history[index].facts?.parents != nil
         }
         guard !fresh.isEmpty else { return history }

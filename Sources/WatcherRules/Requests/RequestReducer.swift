@@ -94,9 +94,9 @@ public enum RequestReducer {
                 request.payments[index].spends = request.payments[index].spends ?? tx.spends
                 // While unconfirmed, a fact a later read learnt (the count of unconfirmed inputs a push could not
                 // tell) is taken; a fact once known is kept.
-                let facts = request.payments[index].facts
                 request.payments[index].facts =
-                    tx.blockHeight == nil ? facts.map { $0.filling(from: tx.facts) } ?? tx.facts : facts ?? tx.facts
+                    request.payments[index].facts.map { tx.blockHeight == nil ? $0.filling(from: tx.facts) : $0 }
+                    ?? tx.facts
                 request.payments[index].verifiedBy = tx.blockHeight == nil ? nil : tx.verifiedBy
                 request.payments[index].seenBy = tx.seenBy ?? request.payments[index].seenBy
                 if request.payments[index].state == .replaced {

@@ -22,7 +22,7 @@ extension ControlRouter {
         case nil: throw BadRequest(message: "satPerVB is missing (a decimal string, e.g. \"12.5\")")
         case let other?: throw BadRequest(message: "satPerVB must be a decimal string, got \(other.typeDescription)")
         }
-        guard let value = FeeRate.exactDecimal(text) else {
+        guard let value = ExactDecimal.parse(text) else {
             throw BadRequest(
                 message: "satPerVB must be a decimal number such as \"12.5\", got \(JSONValue.quoted(text))"
             )
